@@ -1,0 +1,1 @@
+//! mbhash core (under construction).

@@ -1,0 +1,1 @@
+//! C ABI for mbhash (arrives with the C API work).

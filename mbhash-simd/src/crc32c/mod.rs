@@ -1,0 +1,3 @@
+//! CRC32C (Castagnoli) kernels.
+//!
+//! Placeholder: kernels arrive with the CRC32C work.

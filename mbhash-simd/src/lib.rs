@@ -1,0 +1,35 @@
+//! Hash kernels for mbhash: the only crate in the workspace that names
+//! `core::arch`.
+//!
+//! Every kernel follows one narrow contract: it compresses *whole blocks*
+//! into one or more chaining states, the same number of blocks in every
+//! lane. Kernels know nothing about message lengths, padding or jobs; that is
+//! `mbhash-core`'s business.
+//!
+//! A SIMD kernel is reachable only through a *proof token*: a zero-sized value
+//! such as [`sha256::Avx2x8`] whose constructor `new()` returns `Some` only
+//! after run-time detection found the CPU features it needs. Holding the token
+//! is what makes the (safe) `compress` call sound. On targets other than
+//! x86-64 the tokens are uninhabited, so code that dispatches over them needs
+//! no `#[cfg]`.
+//!
+//! ```
+//! use mbhash_simd::sha256::{self, Compress};
+//! let mut state = sha256::IV;
+//! let block = [0u8; 64];
+//! sha256::scalar::compress(&mut state, &[block]);
+//! if let Some(k) = sha256::Avx2x8::new() {
+//!     let mut lanes = [sha256::IV; 8];
+//!     let one = [block];
+//!     let blocks = [&one[..]; 8];
+//!     let [a, b, c, d, e, f, g, h] = &mut lanes;
+//!     k.compress([a, b, c, d, e, f, g, h], blocks);
+//!     assert!(lanes.iter().all(|l| *l == state));
+//! }
+//! ```
+#![cfg_attr(not(feature = "std"), no_std)]
+
+pub mod cpu;
+pub mod crc32c;
+pub mod sha256;
+pub mod sha512;
