@@ -1,1 +1,28 @@
-//! mbhash core (under construction).
+//! mbhash core: multi-buffer hashing for storage stacks.
+//!
+//! * [`JobManager`]: ISA-L-style `submit` / `flush` of independent jobs
+//!   packed into SIMD lanes, with multi-part streams ([`Context`], [`Flags`]).
+//! * [`hash_many`]: many messages at once.
+//! * [`Sha256`], [`Sha224`]: one-stream hashers with the `digest` traits.
+//! * [`engine`]: run-time choice of kernels (`auto` measures this CPU), with
+//!   overrides by name (`MBHASH_SHA256_ENGINE`).
+//!
+//! ```
+//! use mbhash_core::{alg, hash_many, Sha256};
+//! use digest::Digest;
+//! let many = hash_many::<alg::Sha256>(&[b"abc", b"def"]);
+//! assert_eq!(many[0], <[u8; 32]>::from(Sha256::digest(b"abc")));
+//! ```
+
+pub mod alg;
+pub mod engine;
+mod hasher;
+mod manager;
+mod many;
+
+pub use hasher::{Hasher, Sha224, Sha256};
+pub use manager::{
+    Context, ErrorKind, Flags, JobManager, Sha224Context, Sha224Manager, Sha256Context,
+    Sha256Manager, Status, SubmitError,
+};
+pub use many::{hash_many, hash_many_into, hash_many_with};

@@ -1,0 +1,128 @@
+//! Algorithms and their families.
+//!
+//! A [`Family`] is what a compression kernel sees: the word type, the block
+//! size and the length field of the padding (SHA-256 and SHA-224 share one;
+//! SHA-512 and its truncated variants another). An [`Algorithm`] adds the
+//! initial value and the output length. The job manager, the contexts and the
+//! padding are written once, generic over the algorithm.
+
+use core::fmt::Debug;
+
+use crate::engine::LaneEngine;
+
+/// The largest lane count of any engine (AVX-512 with 16 lanes of `u32`).
+pub const MAX_LANES: usize = 16;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A family of algorithms sharing one compression function.
+///
+/// Sealed: implemented only for [`Sha256Family`] (and later families).
+pub trait Family: sealed::Sealed + Sized + 'static {
+    /// State word: `u32` or `u64`.
+    type Word: Copy + Eq + Debug + Default + Send + Sync + 'static;
+    /// One message block: `[u8; 64]` or `[u8; 128]`.
+    type Block: Copy + Eq + Debug + Send + Sync + 'static;
+    /// The engine type that runs this family's kernels.
+    type Engine: LaneEngine<Self>;
+    /// Bytes per block.
+    const BLOCK_LEN: usize;
+    /// A block of zeros.
+    const ZERO_BLOCK: Self::Block;
+
+    /// Splits `data` into whole blocks and the remaining tail.
+    fn split_blocks(data: &[u8]) -> (&[Self::Block], &[u8]);
+    /// Views two blocks as `2 * BLOCK_LEN` bytes.
+    fn bytes_mut(blocks: &mut [Self::Block; 2]) -> &mut [u8];
+    /// Writes the padding length field for `total_bytes` of message into
+    /// `field` (8 bytes for SHA-256, 16 for SHA-512), big-endian, in bits.
+    fn write_length(field: &mut [u8], total_bytes: u64);
+    /// Bytes of the length field.
+    const LENGTH_LEN: usize;
+    /// Writes the state as big-endian bytes into `out`, truncated to its length.
+    fn write_digest(state: &[Self::Word; 8], out: &mut [u8]);
+}
+
+/// One hash algorithm: a family plus its initial value and output length.
+pub trait Algorithm: Sized + Send + Sync + 'static {
+    /// The family whose kernels compute it.
+    type Family: Family;
+    /// The digest as bytes, e.g. `[u8; 32]`.
+    type Output: Copy + Eq + Debug + AsRef<[u8]> + AsMut<[u8]> + Send + Sync + 'static;
+    /// Lower-case name, e.g. `"sha256"`.
+    const NAME: &'static str;
+    /// Initial chaining value.
+    const IV: [<Self::Family as Family>::Word; 8];
+    /// An all-zero output, for initialising buffers.
+    const ZERO_OUTPUT: Self::Output;
+}
+
+/// The state words of an algorithm's family.
+pub type StateOf<A> = [<<A as Algorithm>::Family as Family>::Word; 8];
+/// The block type of an algorithm's family.
+pub type BlockOf<A> = <<A as Algorithm>::Family as Family>::Block;
+
+/// SHA-256 and SHA-224: 32-bit words, 64-byte blocks.
+#[derive(Debug)]
+pub enum Sha256Family {}
+
+impl sealed::Sealed for Sha256Family {}
+
+impl Family for Sha256Family {
+    type Word = u32;
+    type Block = [u8; 64];
+    type Engine = crate::engine::Sha256Engine;
+    const BLOCK_LEN: usize = 64;
+    const ZERO_BLOCK: [u8; 64] = [0; 64];
+    const LENGTH_LEN: usize = 8;
+
+    #[inline]
+    fn split_blocks(data: &[u8]) -> (&[[u8; 64]], &[u8]) {
+        data.as_chunks::<64>()
+    }
+
+    #[inline]
+    fn bytes_mut(blocks: &mut [[u8; 64]; 2]) -> &mut [u8] {
+        blocks.as_flattened_mut()
+    }
+
+    #[inline]
+    fn write_length(field: &mut [u8], total_bytes: u64) {
+        // SHA-256 defines messages up to 2^64 - 1 bits; the field is the bit
+        // length modulo 2^64.
+        field.copy_from_slice(&total_bytes.wrapping_mul(8).to_be_bytes());
+    }
+
+    #[inline]
+    fn write_digest(state: &[u32; 8], out: &mut [u8]) {
+        for (chunk, word) in out.chunks_mut(4).zip(state) {
+            chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+        }
+    }
+}
+
+/// Marker for SHA-256 (FIPS 180-4).
+#[derive(Debug)]
+pub enum Sha256 {}
+
+impl Algorithm for Sha256 {
+    type Family = Sha256Family;
+    type Output = [u8; 32];
+    const NAME: &'static str = "sha256";
+    const IV: [u32; 8] = mbhash_simd::sha256::IV;
+    const ZERO_OUTPUT: [u8; 32] = [0; 32];
+}
+
+/// Marker for SHA-224 (FIPS 180-4): SHA-256 with its own IV, truncated.
+#[derive(Debug)]
+pub enum Sha224 {}
+
+impl Algorithm for Sha224 {
+    type Family = Sha256Family;
+    type Output = [u8; 28];
+    const NAME: &'static str = "sha224";
+    const IV: [u32; 8] = mbhash_simd::sha256::IV_224;
+    const ZERO_OUTPUT: [u8; 28] = [0; 28];
+}

@@ -1,0 +1,184 @@
+//! One-stream hashers with the RustCrypto `digest` traits.
+//!
+//! [`Sha256`] and [`Sha224`] drop into code written for the `sha2` crate:
+//! they implement `Digest` (through `Update`, `FixedOutput`, `Default` and
+//! `HashMarker`), `Reset` and `FixedOutputReset`, and `std::io::Write`.
+//!
+//! ```
+//! use mbhash_core::Sha256;
+//! use digest::Digest;
+//! let digest = Sha256::digest(b"abc");
+//! assert_eq!(digest[..4], [0xba, 0x78, 0x16, 0xbf]);
+//! ```
+
+use core::fmt;
+
+use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
+
+use crate::alg::{self, Algorithm, BlockOf, Family, StateOf};
+use crate::engine::LaneEngine;
+use crate::manager::pad;
+
+/// A one-stream hasher for algorithm `A`, on the configured engine's
+/// single-stream kernel (SHA-NI where present).
+pub struct Hasher<A: Algorithm> {
+    engine: <A::Family as Family>::Engine,
+    state: StateOf<A>,
+    buf: [BlockOf<A>; 2],
+    buf_len: usize,
+    total_len: u64,
+}
+
+/// SHA-256, a drop-in for `sha2::Sha256`.
+pub type Sha256 = Hasher<alg::Sha256>;
+/// SHA-224, a drop-in for `sha2::Sha224`.
+pub type Sha224 = Hasher<alg::Sha224>;
+
+impl<A: Algorithm> Hasher<A> {
+    /// A hasher on the configured engine.
+    ///
+    /// # Panics
+    /// If the engine environment variable is invalid (see
+    /// [`crate::JobManager::new`]).
+    pub fn new() -> Self {
+        match <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured() {
+            Ok(engine) => Self::with_engine(engine),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A hasher on a given engine.
+    pub fn with_engine(engine: <A::Family as Family>::Engine) -> Self {
+        Hasher {
+            engine,
+            state: A::IV,
+            buf: [<A::Family as Family>::ZERO_BLOCK; 2],
+            buf_len: 0,
+            total_len: 0,
+        }
+    }
+
+    /// Absorbs `data`.
+    pub fn update(&mut self, mut data: &[u8]) {
+        let block_len = <A::Family as Family>::BLOCK_LEN;
+        self.total_len = self.total_len.wrapping_add(data.len() as u64);
+        if self.buf_len > 0 {
+            let fill = (block_len - self.buf_len).min(data.len());
+            let bytes = <A::Family as Family>::bytes_mut(&mut self.buf);
+            bytes[self.buf_len..self.buf_len + fill].copy_from_slice(&data[..fill]);
+            self.buf_len += fill;
+            data = &data[fill..];
+            if self.buf_len < block_len {
+                return;
+            }
+            self.engine.compress_one(&mut self.state, &self.buf[..1]);
+            self.buf_len = 0;
+        }
+        let (blocks, tail) = <A::Family as Family>::split_blocks(data);
+        if !blocks.is_empty() {
+            self.engine.compress_one(&mut self.state, blocks);
+        }
+        let bytes = <A::Family as Family>::bytes_mut(&mut self.buf);
+        bytes[..tail.len()].copy_from_slice(tail);
+        self.buf_len = tail.len();
+    }
+
+    /// Pads, and returns the digest; the hasher is reset.
+    pub fn finalize_reset_output(&mut self) -> A::Output {
+        let blocks = pad::<A::Family>(&mut self.buf, self.buf_len, self.total_len);
+        self.engine
+            .compress_one(&mut self.state, &self.buf[..blocks]);
+        let mut out = A::ZERO_OUTPUT;
+        <A::Family as Family>::write_digest(&self.state, out.as_mut());
+        self.reset_state();
+        out
+    }
+
+    /// Hashes one message.
+    pub fn hash(data: &[u8]) -> A::Output {
+        let mut h = Self::new();
+        h.update(data);
+        h.finalize_reset_output()
+    }
+
+    fn reset_state(&mut self) {
+        self.state = A::IV;
+        self.buf_len = 0;
+        self.total_len = 0;
+    }
+}
+
+impl<A: Algorithm> Default for Hasher<A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<A: Algorithm> Clone for Hasher<A> {
+    fn clone(&self) -> Self {
+        Hasher {
+            engine: self.engine,
+            state: self.state,
+            buf: self.buf,
+            buf_len: self.buf_len,
+            total_len: self.total_len,
+        }
+    }
+}
+
+impl<A: Algorithm> fmt::Debug for Hasher<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hasher")
+            .field("algorithm", &A::NAME)
+            .field("engine", &self.engine.name())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<A: Algorithm> std::io::Write for Hasher<A> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        Hasher::update(self, buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+macro_rules! digest_traits {
+    ($alg:ty, $size:ty) => {
+        impl OutputSizeUser for Hasher<$alg> {
+            type OutputSize = $size;
+        }
+
+        impl Update for Hasher<$alg> {
+            fn update(&mut self, data: &[u8]) {
+                Hasher::update(self, data);
+            }
+        }
+
+        impl FixedOutput for Hasher<$alg> {
+            fn finalize_into(mut self, out: &mut Output<Self>) {
+                out.copy_from_slice(&self.finalize_reset_output());
+            }
+        }
+
+        impl Reset for Hasher<$alg> {
+            fn reset(&mut self) {
+                self.reset_state();
+            }
+        }
+
+        impl FixedOutputReset for Hasher<$alg> {
+            fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
+                out.copy_from_slice(&self.finalize_reset_output());
+            }
+        }
+
+        impl HashMarker for Hasher<$alg> {}
+    };
+}
+
+digest_traits!(alg::Sha256, digest::consts::U32);
+digest_traits!(alg::Sha224, digest::consts::U28);

@@ -1,0 +1,663 @@
+//! The job manager: independent hash jobs packed into SIMD lanes.
+//!
+//! The model is ISA-L crypto's multi-buffer context manager:
+//!
+//! * a [`Context`] holds one message stream (chaining state, a partial block,
+//!   the total length); it lives in the caller's memory;
+//! * [`JobManager::submit`] hands a context and a chunk of data to the
+//!   manager, which puts it in a free lane. While lanes are free it returns
+//!   `None` at once. When every lane is busy it runs the kernels over all
+//!   lanes for as many blocks as the shortest lane has, until one job is
+//!   done, and returns that job's context;
+//! * [`JobManager::flush`] runs the partly filled lanes until one job is done
+//!   and returns it; `None` when the manager is empty.
+//!
+//! Jobs come back out of order, each exactly once. A context is a multi-part
+//! stream: submit it with [`Flags::FIRST`], then [`Flags::UPDATE`] any
+//! number of times, then [`Flags::LAST`] (or once with [`Flags::ENTIRE`]),
+//! each time waiting for it to come back before submitting it again.
+//!
+//! The manager borrows the contexts and the data for its lifetime `'a`, so
+//! neither can be touched, moved or freed while a job is in flight, and a
+//! context still in flight cannot be submitted again: it is borrowed. The only
+//! bytes copied are a partial block and the padding (at most two blocks per
+//! job). Nothing is allocated, by the manager or per job.
+//!
+//! ```
+//! use mbhash_core::{Flags, Sha256Context, Sha256Manager};
+//!
+//! let messages: [&[u8]; 3] = [b"abc", b"", &[7u8; 1000]];
+//! let mut contexts: Vec<Sha256Context> = (0..3).map(Sha256Context::with_id).collect();
+//! let mut digests = [[0u8; 32]; 3];
+//! let mut manager = Sha256Manager::new();
+//! for (ctx, msg) in contexts.iter_mut().zip(messages) {
+//!     if let Some(done) = manager.submit(ctx, msg, Flags::ENTIRE).unwrap() {
+//!         digests[done.id() as usize] = done.digest().unwrap();
+//!     }
+//! }
+//! while let Some(done) = manager.flush() {
+//!     digests[done.id() as usize] = done.digest().unwrap();
+//! }
+//! assert_eq!(digests[0][..4], [0xba, 0x78, 0x16, 0xbf]);
+//! ```
+//!
+//! Submitting a context that is still in flight does not compile: the
+//! manager holds the only mutable borrow until the context comes back.
+//!
+//! ```compile_fail,E0499
+//! use mbhash_core::{Flags, Sha256Context, Sha256Manager};
+//! let mut ctx = Sha256Context::new();
+//! let mut manager = Sha256Manager::new();
+//! let _ = manager.submit(&mut ctx, b"abc", Flags::FIRST);
+//! let _ = manager.submit(&mut ctx, b"def", Flags::UPDATE); // still borrowed
+//! ```
+
+use core::fmt;
+use core::ops::BitOr;
+
+use crate::alg::{Algorithm, BlockOf, Family, MAX_LANES, Sha224, Sha256, StateOf};
+use crate::engine::{EngineError, LaneEngine};
+
+/// How a chunk relates to its stream (values as in ISA-L crypto).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Flags(u32);
+
+impl Flags {
+    /// A middle chunk of a stream that has begun.
+    pub const UPDATE: Flags = Flags(0);
+    /// The first chunk: (re)starts the stream.
+    pub const FIRST: Flags = Flags(1);
+    /// The last chunk: pads and finishes the digest.
+    pub const LAST: Flags = Flags(2);
+    /// A whole message in one chunk: `FIRST | LAST`.
+    pub const ENTIRE: Flags = Flags(3);
+
+    /// Flags from raw bits, as a C caller passes them. Any bit other than
+    /// FIRST and LAST makes the flags invalid, which `submit` reports.
+    pub const fn from_bits(bits: u32) -> Flags {
+        Flags(bits)
+    }
+
+    /// The raw bits.
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+
+    /// True unless unknown bits are set.
+    pub const fn is_valid(self) -> bool {
+        self.0 & !3 == 0
+    }
+
+    /// True if FIRST is set.
+    pub const fn is_first(self) -> bool {
+        self.0 & 1 != 0
+    }
+
+    /// True if LAST is set.
+    pub const fn is_last(self) -> bool {
+        self.0 & 2 != 0
+    }
+}
+
+impl BitOr for Flags {
+    type Output = Flags;
+    fn bitor(self, rhs: Flags) -> Flags {
+        Flags(self.0 | rhs.0)
+    }
+}
+
+impl fmt::Debug for Flags {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => f.write_str("UPDATE"),
+            1 => f.write_str("FIRST"),
+            2 => f.write_str("LAST"),
+            3 => f.write_str("ENTIRE"),
+            b => write!(f, "Flags({b:#x})"),
+        }
+    }
+}
+
+/// Where a context is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Status {
+    /// Never submitted, or reset: no stream open.
+    New,
+    /// A stream is open and waiting for its next chunk (UPDATE or LAST).
+    Idle,
+    /// Held by a manager; comes back from `submit` or `flush`.
+    Processing,
+    /// The stream is finished; [`Context::digest`] has its digest.
+    Complete,
+}
+
+/// Why a submit was refused. The context comes back unchanged (but for its
+/// [`Context::error`]) and the manager is untouched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// Flags other than FIRST, UPDATE, LAST and ENTIRE.
+    InvalidFlags,
+    /// The context is still in flight in a manager (possible only when that
+    /// manager was dropped or forgotten before the context came back).
+    AlreadyProcessing,
+    /// UPDATE or LAST on a context with no open stream (new or finished):
+    /// start it with FIRST or ENTIRE.
+    AlreadyCompleted,
+    /// The stream's total length would exceed `u64::MAX` bytes.
+    LengthOverflow,
+}
+
+impl ErrorKind {
+    /// A one-line description.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::InvalidFlags => "invalid flags: use FIRST, UPDATE, LAST or ENTIRE",
+            ErrorKind::AlreadyProcessing => "context is already being processed",
+            ErrorKind::AlreadyCompleted => {
+                "context has no open stream (new or completed): submit it with FIRST or ENTIRE"
+            }
+            ErrorKind::LengthOverflow => "total stream length exceeds u64::MAX bytes",
+        }
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::error::Error for ErrorKind {}
+
+/// A refused submit: the reason and the context, handed back.
+pub struct SubmitError<'a, A: Algorithm> {
+    kind: ErrorKind,
+    ctx: &'a mut Context<A>,
+}
+
+impl<'a, A: Algorithm> SubmitError<'a, A> {
+    /// Why it was refused.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The context that was submitted.
+    pub fn into_context(self) -> &'a mut Context<A> {
+        self.ctx
+    }
+}
+
+impl<A: Algorithm> fmt::Debug for SubmitError<'_, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SubmitError")
+            .field("kind", &self.kind)
+            .field("ctx_id", &self.ctx.id)
+            .finish()
+    }
+}
+
+impl<A: Algorithm> fmt::Display for SubmitError<'_, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} context {}: {}", A::NAME, self.ctx.id, self.kind)
+    }
+}
+
+impl<A: Algorithm> std::error::Error for SubmitError<'_, A> {}
+
+/// One message stream: state, partial block, length, status and an id.
+pub struct Context<A: Algorithm> {
+    state: StateOf<A>,
+    /// Partial block between chunks; both blocks hold the padding at the end.
+    buf: [BlockOf<A>; 2],
+    buf_len: usize,
+    total_len: u64,
+    status: Status,
+    error: Option<ErrorKind>,
+    id: u64,
+}
+
+impl<A: Algorithm> Clone for Context<A> {
+    fn clone(&self) -> Self {
+        Context {
+            state: self.state,
+            buf: self.buf,
+            buf_len: self.buf_len,
+            total_len: self.total_len,
+            status: self.status,
+            error: self.error,
+            id: self.id,
+        }
+    }
+}
+
+impl<A: Algorithm> fmt::Debug for Context<A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Context")
+            .field("algorithm", &A::NAME)
+            .field("id", &self.id)
+            .field("status", &self.status)
+            .field("total_len", &self.total_len)
+            .field("error", &self.error)
+            .finish()
+    }
+}
+
+impl<A: Algorithm> Default for Context<A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<A: Algorithm> Context<A> {
+    /// A new context with id 0 and no open stream.
+    pub fn new() -> Self {
+        Self::with_id(0)
+    }
+
+    /// A new context carrying the caller's `id` (returned by [`Context::id`]).
+    pub fn with_id(id: u64) -> Self {
+        Context {
+            state: A::IV,
+            buf: [<A::Family as Family>::ZERO_BLOCK; 2],
+            buf_len: 0,
+            total_len: 0,
+            status: Status::New,
+            error: None,
+            id,
+        }
+    }
+
+    /// The caller's id.
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// Sets the caller's id.
+    pub fn set_id(&mut self, id: u64) {
+        self.id = id;
+    }
+
+    /// Where the context is in its life.
+    pub fn status(&self) -> Status {
+        self.status
+    }
+
+    /// The reason the last submit was refused, if it was.
+    pub fn error(&self) -> Option<ErrorKind> {
+        self.error
+    }
+
+    /// Bytes submitted to the stream so far.
+    pub fn total_len(&self) -> u64 {
+        self.total_len
+    }
+
+    /// The digest, once the stream is [`Status::Complete`].
+    pub fn digest(&self) -> Option<A::Output> {
+        (self.status == Status::Complete).then(|| {
+            let mut out = A::ZERO_OUTPUT;
+            <A::Family as Family>::write_digest(&self.state, out.as_mut());
+            out
+        })
+    }
+
+    /// Forgets any stream (including one abandoned in a dropped manager);
+    /// keeps the id.
+    pub fn reset(&mut self) {
+        *self = Self::with_id(self.id);
+    }
+
+    /// Checks a submit without changing anything but `error`.
+    fn check(&self, len: usize, flags: Flags) -> Result<(), ErrorKind> {
+        if !flags.is_valid() {
+            return Err(ErrorKind::InvalidFlags);
+        }
+        if self.status == Status::Processing {
+            return Err(ErrorKind::AlreadyProcessing);
+        }
+        if !flags.is_first() && self.status != Status::Idle {
+            return Err(ErrorKind::AlreadyCompleted);
+        }
+        let base = if flags.is_first() { 0 } else { self.total_len };
+        base.checked_add(len as u64)
+            .map(|_| ())
+            .ok_or(ErrorKind::LengthOverflow)
+    }
+}
+
+/// Pads the `buf_len` bytes at the start of `buf` for a message of
+/// `total_len` bytes; returns the number of blocks to compress (1 or 2).
+pub(crate) fn pad<F: Family>(buf: &mut [F::Block; 2], buf_len: usize, total_len: u64) -> usize {
+    let blocks = if buf_len + 1 + F::LENGTH_LEN <= F::BLOCK_LEN {
+        1
+    } else {
+        2
+    };
+    let end = blocks * F::BLOCK_LEN;
+    let bytes = F::bytes_mut(buf);
+    bytes[buf_len] = 0x80;
+    bytes[buf_len + 1..end - F::LENGTH_LEN].fill(0);
+    F::write_length(&mut bytes[end - F::LENGTH_LEN..end], total_len);
+    blocks
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// The context's buffered block (completed by this chunk) comes first.
+    Prefix,
+    /// Whole blocks straight from the caller's data.
+    Middle,
+    /// The padded tail in the context's buffer: 1 or 2 blocks.
+    Suffix(usize),
+    /// Nothing left to compress.
+    Done,
+}
+
+struct Lane<'a, A: Algorithm> {
+    ctx: Option<&'a mut Context<A>>,
+    data: &'a [u8],
+    stage: Stage,
+    last: bool,
+}
+
+impl<'a, A: Algorithm> Lane<'a, A> {
+    const EMPTY: Self = Lane {
+        ctx: None,
+        data: &[],
+        stage: Stage::Done,
+        last: false,
+    };
+
+    /// The blocks of the current stage.
+    #[inline]
+    fn segment(&self) -> &[BlockOf<A>] {
+        let Some(ctx) = self.ctx.as_deref() else {
+            return &[];
+        };
+        match self.stage {
+            Stage::Prefix => &ctx.buf[..1],
+            Stage::Middle => <A::Family as Family>::split_blocks(self.data).0,
+            Stage::Suffix(k) => &ctx.buf[..k],
+            Stage::Done => &[],
+        }
+    }
+
+    /// Moves past `n` compressed blocks, then past any empty stage.
+    #[inline]
+    fn advance(&mut self, n: usize) {
+        match self.stage {
+            Stage::Prefix => self.stage = Stage::Middle,
+            Stage::Middle => self.data = &self.data[n * <A::Family as Family>::BLOCK_LEN..],
+            Stage::Suffix(_) => self.stage = Stage::Done,
+            Stage::Done => {}
+        }
+        self.settle();
+    }
+
+    /// While in the middle stage with no whole block left, moves the tail into
+    /// the context's buffer and either pads it (LAST) or is done.
+    #[inline]
+    fn settle(&mut self) {
+        if self.stage != Stage::Middle || self.data.len() >= <A::Family as Family>::BLOCK_LEN {
+            return;
+        }
+        let ctx = self.ctx.as_deref_mut().expect("a busy lane has a context");
+        let tail = core::mem::take(&mut self.data);
+        let bytes = <A::Family as Family>::bytes_mut(&mut ctx.buf);
+        bytes[ctx.buf_len..ctx.buf_len + tail.len()].copy_from_slice(tail);
+        ctx.buf_len += tail.len();
+        if self.last {
+            let blocks = pad::<A::Family>(&mut ctx.buf, ctx.buf_len, ctx.total_len);
+            ctx.buf_len = 0;
+            self.stage = Stage::Suffix(blocks);
+        } else {
+            self.stage = Stage::Done;
+        }
+    }
+}
+
+/// Packs independent hash jobs into the lanes of an engine.
+///
+/// See the [module documentation](self) for the model. The manager is a
+/// fixed-size value (no heap): lane bookkeeping and the chaining states of
+/// the jobs in flight.
+pub struct JobManager<'a, A: Algorithm> {
+    engine: <A::Family as Family>::Engine,
+    lanes: [Lane<'a, A>; MAX_LANES],
+    states: [StateOf<A>; MAX_LANES],
+    /// Lanes holding a job.
+    busy: u32,
+    /// Lanes whose job has nothing left to compress.
+    done: u32,
+}
+
+/// A SHA-256 job manager.
+pub type Sha256Manager<'a> = JobManager<'a, Sha256>;
+/// A SHA-224 job manager.
+pub type Sha224Manager<'a> = JobManager<'a, Sha224>;
+/// A SHA-256 stream context.
+pub type Sha256Context = Context<Sha256>;
+/// A SHA-224 stream context.
+pub type Sha224Context = Context<Sha224>;
+
+impl<A: Algorithm> Default for JobManager<'_, A> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<A: Algorithm> fmt::Debug for JobManager<'_, A> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("JobManager")
+            .field("algorithm", &A::NAME)
+            .field("engine", &self.engine.name())
+            .field("lanes", &self.engine.lanes())
+            .field("in_flight", &self.in_flight())
+            .finish()
+    }
+}
+
+impl<'a, A: Algorithm> JobManager<'a, A> {
+    /// A manager on the configured engine: the one named by the family's
+    /// environment variable (`MBHASH_SHA256_ENGINE`), else `auto`.
+    ///
+    /// # Panics
+    /// If that variable names an unknown or unsupported engine: a
+    /// misconfiguration is reported, never silently replaced. Use
+    /// [`JobManager::try_new`] to handle it.
+    pub fn new() -> Self {
+        match Self::try_new() {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A manager on the configured engine.
+    ///
+    /// # Errors
+    /// If the environment variable names an unknown or unsupported engine.
+    pub fn try_new() -> Result<Self, EngineError> {
+        Ok(Self::with_engine(
+            <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured()?,
+        ))
+    }
+
+    /// A manager on a given engine.
+    ///
+    /// ```
+    /// use mbhash_core::engine::Sha256Engine;
+    /// use mbhash_core::Sha256Manager;
+    /// let engine = Sha256Engine::from_name("scalar").unwrap();
+    /// let manager = Sha256Manager::with_engine(engine);
+    /// assert_eq!(manager.lanes(), 1);
+    /// ```
+    pub fn with_engine(engine: <A::Family as Family>::Engine) -> Self {
+        JobManager {
+            engine,
+            lanes: [Lane::EMPTY; MAX_LANES],
+            states: [A::IV; MAX_LANES],
+            busy: 0,
+            done: 0,
+        }
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &<A::Family as Family>::Engine {
+        &self.engine
+    }
+
+    /// Jobs the manager holds before a submit runs the kernels.
+    pub fn lanes(&self) -> usize {
+        self.engine.lanes()
+    }
+
+    /// Jobs held now.
+    pub fn in_flight(&self) -> usize {
+        self.busy.count_ones() as usize
+    }
+
+    /// True if no job is held.
+    pub fn is_empty(&self) -> bool {
+        self.busy == 0
+    }
+
+    /// Submits `data` as the next chunk of `ctx`'s stream.
+    ///
+    /// Returns `Ok(Some(done))` with a finished job (maybe another context
+    /// than `ctx`), or `Ok(None)` if no job finished. A chunk that does not
+    /// complete a block of a stream that goes on is buffered in the context,
+    /// which comes back at once.
+    ///
+    /// # Errors
+    /// Invalid flags, a context already processing, UPDATE/LAST on a context
+    /// with no open stream, or a total length beyond `u64::MAX`. The context
+    /// comes back inside the error and the manager is untouched.
+    pub fn submit(
+        &mut self,
+        ctx: &'a mut Context<A>,
+        data: &'a [u8],
+        flags: Flags,
+    ) -> Result<Option<&'a mut Context<A>>, SubmitError<'a, A>> {
+        if let Err(kind) = ctx.check(data.len(), flags) {
+            ctx.error = Some(kind);
+            return Err(SubmitError { kind, ctx });
+        }
+        let lane_count = self.engine.lanes();
+        let i = (!self.busy).trailing_zeros() as usize;
+        debug_assert!(i < lane_count, "a free lane exists between calls");
+
+        if flags.is_first() {
+            ctx.buf_len = 0;
+            ctx.total_len = 0;
+            self.states[i] = A::IV;
+        } else {
+            self.states[i] = ctx.state;
+        }
+        ctx.total_len += data.len() as u64;
+        ctx.status = Status::Processing;
+        ctx.error = None;
+
+        // Complete a buffered partial block first.
+        let block_len = <A::Family as Family>::BLOCK_LEN;
+        let mut rest = data;
+        let mut stage = Stage::Middle;
+        if ctx.buf_len > 0 {
+            let fill = (block_len - ctx.buf_len).min(rest.len());
+            let bytes = <A::Family as Family>::bytes_mut(&mut ctx.buf);
+            bytes[ctx.buf_len..ctx.buf_len + fill].copy_from_slice(&rest[..fill]);
+            ctx.buf_len += fill;
+            rest = &rest[fill..];
+            if ctx.buf_len == block_len {
+                ctx.buf_len = 0;
+                stage = Stage::Prefix;
+            }
+        }
+        let lane = &mut self.lanes[i];
+        *lane = Lane {
+            ctx: Some(ctx),
+            data: rest,
+            stage,
+            last: flags.is_last(),
+        };
+        lane.settle();
+        self.busy |= 1 << i;
+        if lane.stage == Stage::Done {
+            // Nothing to compress (a buffered chunk): it comes back at once.
+            self.done |= 1 << i;
+            return Ok(Some(self.take(i)));
+        }
+        if self.in_flight() < lane_count {
+            return Ok(None);
+        }
+        Ok(self.run_until_done().map(|i| self.take(i)))
+    }
+
+    /// Runs the lanes until one job finishes and returns it; `None` when the
+    /// manager holds no job.
+    pub fn flush(&mut self) -> Option<&'a mut Context<A>> {
+        self.run_until_done().map(|i| self.take(i))
+    }
+
+    /// Compresses until some lane is done; returns its index.
+    fn run_until_done(&mut self) -> Option<usize> {
+        loop {
+            if self.done != 0 {
+                return Some(self.done.trailing_zeros() as usize);
+            }
+            if self.busy == 0 {
+                return None;
+            }
+            let busy = self.busy;
+            let first = busy.trailing_zeros() as usize;
+            let mut n = usize::MAX;
+            for i in lanes_of(busy) {
+                n = n.min(self.lanes[i].segment().len());
+            }
+            debug_assert!(n > 0, "busy lanes that are not done have blocks");
+            let filler = &self.lanes[first].segment()[..n];
+            let blocks: [&[BlockOf<A>]; MAX_LANES] = core::array::from_fn(|i| {
+                if busy & (1 << i) != 0 {
+                    &self.lanes[i].segment()[..n]
+                } else {
+                    filler
+                }
+            });
+            self.engine.compress_lanes(&mut self.states, &blocks, busy);
+            for i in lanes_of(busy) {
+                let lane = &mut self.lanes[i];
+                lane.advance(n);
+                if lane.stage == Stage::Done {
+                    self.done |= 1 << i;
+                }
+            }
+        }
+    }
+
+    /// Removes the done job in lane `i` and hands its context back.
+    fn take(&mut self, i: usize) -> &'a mut Context<A> {
+        let lane = core::mem::replace(&mut self.lanes[i], Lane::EMPTY);
+        let ctx = lane.ctx.expect("a done lane has a context");
+        ctx.state = self.states[i];
+        ctx.status = if lane.last {
+            Status::Complete
+        } else {
+            Status::Idle
+        };
+        self.busy &= !(1 << i);
+        self.done &= !(1 << i);
+        ctx
+    }
+}
+
+/// Indices of the set bits of `mask`, lowest first.
+#[inline]
+fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    core::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            i
+        })
+    })
+}

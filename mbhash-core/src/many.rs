@@ -1,0 +1,85 @@
+//! Hash many independent messages at once.
+
+use crate::alg::{Algorithm, Family, MAX_LANES};
+use crate::engine::LaneEngine;
+use crate::manager::{Context, Flags, JobManager};
+
+/// Hashes every message and returns the digests in the same order.
+///
+/// Uses the configured engine (see [`JobManager::new`]).
+///
+/// ```
+/// use mbhash_core::{alg::Sha256, hash_many};
+/// let digests = hash_many::<Sha256>(&[b"abc", b"hello"]);
+/// assert_eq!(digests[0][..4], [0xba, 0x78, 0x16, 0xbf]);
+/// ```
+///
+/// # Panics
+/// If the engine environment variable is invalid (see [`JobManager::new`]).
+pub fn hash_many<A: Algorithm>(messages: &[&[u8]]) -> Vec<A::Output> {
+    let mut out = vec![A::ZERO_OUTPUT; messages.len()];
+    hash_many_into::<A>(messages, &mut out);
+    out
+}
+
+/// Hashes every message into `out[i]`, without allocating.
+///
+/// # Panics
+/// If `out.len() != messages.len()`, or if the engine environment variable
+/// is invalid (see [`JobManager::new`]).
+pub fn hash_many_into<A: Algorithm>(messages: &[&[u8]], out: &mut [A::Output]) {
+    let engine = match <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured() {
+        Ok(e) => e,
+        Err(e) => panic!("{e}"),
+    };
+    hash_many_with::<A>(engine, messages, out);
+}
+
+/// Like [`hash_many_into`], on a given engine.
+///
+/// # Panics
+/// If `out.len() != messages.len()`.
+pub fn hash_many_with<A: Algorithm>(
+    engine: <A::Family as Family>::Engine,
+    messages: &[&[u8]],
+    out: &mut [A::Output],
+) {
+    assert_eq!(
+        messages.len(),
+        out.len(),
+        "hash_many: one output slot per message"
+    );
+    // A pool of contexts, one more than the manager can hold, recycled as
+    // jobs come back: no allocation whatever the number of messages.
+    let mut pool: [Context<A>; MAX_LANES] = core::array::from_fn(|_| Context::new());
+    let mut free: [Option<&mut Context<A>>; MAX_LANES] = Default::default();
+    let mut nfree = 0;
+    for ctx in pool.iter_mut() {
+        free[nfree] = Some(ctx);
+        nfree += 1;
+    }
+    let mut manager = JobManager::<A>::with_engine(engine);
+    let finish = |ctx: &mut Context<A>, out: &mut [A::Output]| {
+        let digest = ctx.digest().expect("an ENTIRE job comes back complete");
+        out[ctx.id() as usize] = digest;
+    };
+    for (i, msg) in messages.iter().enumerate() {
+        nfree -= 1;
+        let ctx = free[nfree].take().expect("the pool outnumbers the lanes");
+        ctx.set_id(i as u64);
+        match manager.submit(ctx, msg, Flags::ENTIRE) {
+            Ok(Some(done)) => {
+                finish(done, out);
+                free[nfree] = Some(done);
+                nfree += 1;
+            }
+            Ok(None) => {}
+            // ENTIRE on a context that is not in flight cannot be refused:
+            // the flags are valid and a slice is shorter than u64::MAX.
+            Err(e) => unreachable!("{e}"),
+        }
+    }
+    while let Some(done) = manager.flush() {
+        finish(done, out);
+    }
+}

@@ -1,0 +1,175 @@
+//! Shared harness for the facade's integration tests.
+#![allow(dead_code)]
+
+#[path = "../../mbhash-simd/tests/common/mod.rs"]
+mod simd_common;
+
+use std::collections::VecDeque;
+
+use mbhash::alg::{Algorithm, Family};
+use mbhash::engine::{Sha256Engine, Sha256Kind};
+use mbhash::{Context, Flags, JobManager, Status};
+use mbhash_simd::cpu::Feature;
+pub use simd_common::{Rng, token_or_skip};
+
+/// Every SHA-256 engine this CPU runs; prints a SKIPPED line for the others
+/// (and panics for those `MBHASH_REQUIRE` names).
+pub fn sha256_engines() -> Vec<Sha256Engine> {
+    Sha256Kind::ALL
+        .into_iter()
+        .filter_map(|kind| {
+            let feature = match kind {
+                Sha256Kind::Auto | Sha256Kind::Scalar => None,
+                Sha256Kind::ShaNi | Sha256Kind::ShaNiX2 => Some(Feature::ShaNi),
+                Sha256Kind::Avx2 => Some(Feature::Avx2),
+                Sha256Kind::Avx512 => Some(Feature::Avx512),
+            };
+            let engine = Sha256Engine::new(kind).ok();
+            match feature {
+                None => engine,
+                Some(f) => token_or_skip(f, &format!("sha256 engine {}", kind.name()), engine),
+            }
+        })
+        .collect()
+}
+
+/// One job: a message in a buffer (at an offset, so it can be unaligned) cut
+/// into chunks for FIRST / UPDATE / LAST.
+pub struct Job {
+    pub buf: Vec<u8>,
+    pub offset: usize,
+    pub chunks: Vec<usize>,
+}
+
+impl Job {
+    pub fn message(&self) -> &[u8] {
+        &self.buf[self.offset..]
+    }
+
+    /// A job of `len` random bytes at a random offset; `split` cuts it into
+    /// random chunks (including empty ones), else it is one ENTIRE chunk.
+    pub fn random(rng: &mut Rng, len: usize, split: bool) -> Job {
+        let offset = rng.below(8);
+        let mut buf = vec![0u8; offset + len];
+        rng.fill(&mut buf);
+        let mut chunks = Vec::new();
+        if split {
+            let mut left = len;
+            loop {
+                let c = match rng.below(4) {
+                    0 => rng.below(3),
+                    1 => rng.below(130),
+                    _ => rng.below(left + 1),
+                }
+                .min(left);
+                chunks.push(c);
+                left -= c;
+                if left == 0 && rng.below(3) > 0 {
+                    break;
+                }
+            }
+        } else {
+            chunks.push(len);
+        }
+        Job {
+            buf,
+            offset,
+            chunks,
+        }
+    }
+}
+
+/// Runs `jobs` through one manager with a random interleaving of submits and
+/// flushes, checking that every submitted chunk comes back exactly once,
+/// with the right status, before the job's next chunk is submitted.
+/// Returns the digests in job order.
+pub fn run_jobs<A: Algorithm>(
+    engine: <A::Family as Family>::Engine,
+    jobs: &[Job],
+    rng: &mut Rng,
+) -> Vec<A::Output> {
+    let mut contexts: Vec<Context<A>> = (0..jobs.len() as u64).map(Context::with_id).collect();
+    let mut slots: Vec<Option<&mut Context<A>>> = contexts.iter_mut().map(Some).collect();
+    let mut next_chunk = vec![0usize; jobs.len()];
+    let mut pos = vec![0usize; jobs.len()];
+    let mut ready: VecDeque<usize> = (0..jobs.len()).collect();
+    let mut digests: Vec<Option<A::Output>> = vec![None; jobs.len()];
+    let mut manager = JobManager::<A>::with_engine(engine);
+    let mut in_flight = 0usize;
+
+    loop {
+        let returned = if in_flight > 0 && (ready.is_empty() || rng.below(5) == 0) {
+            Some(manager.flush().expect("a job is in flight"))
+        } else if let Some(id) = (!ready.is_empty()).then(|| {
+            let k = rng.below(ready.len());
+            ready.remove(k).unwrap()
+        }) {
+            let job = &jobs[id];
+            let c = next_chunk[id];
+            let len = job.chunks[c];
+            let data = &job.message()[pos[id]..pos[id] + len];
+            let mut flags = Flags::UPDATE;
+            if c == 0 {
+                flags = flags | Flags::FIRST;
+            }
+            if c + 1 == job.chunks.len() {
+                flags = flags | Flags::LAST;
+            }
+            pos[id] += len;
+            next_chunk[id] += 1;
+            in_flight += 1;
+            let ctx = slots[id].take().expect("job not in flight");
+            manager.submit(ctx, data, flags).expect("valid submit")
+        } else {
+            break;
+        };
+        let Some(ctx) = returned else { continue };
+        in_flight -= 1;
+        let id = ctx.id() as usize;
+        assert!(digests[id].is_none(), "job {id} came back after completing");
+        assert!(slots[id].is_none(), "job {id} came back twice");
+        if next_chunk[id] == jobs[id].chunks.len() {
+            assert_eq!(ctx.status(), Status::Complete, "job {id}");
+            assert_eq!(ctx.total_len(), jobs[id].message().len() as u64);
+            digests[id] = ctx.digest();
+        } else {
+            assert_eq!(ctx.status(), Status::Idle, "job {id}");
+            assert!(ctx.digest().is_none());
+            ready.push_back(id);
+        }
+        slots[id] = Some(ctx);
+    }
+    assert!(manager.is_empty());
+    assert!(manager.flush().is_none());
+    digests
+        .into_iter()
+        .map(|d| d.expect("every job completes"))
+        .collect()
+}
+
+/// The `sha2` crate's digest of `data` for algorithm `A` (the oracle).
+pub fn oracle<A: Algorithm>(data: &[u8]) -> Vec<u8> {
+    use sha2::Digest;
+    match A::NAME {
+        "sha256" => sha2::Sha256::digest(data).to_vec(),
+        "sha224" => sha2::Sha224::digest(data).to_vec(),
+        "sha384" => sha2::Sha384::digest(data).to_vec(),
+        "sha512" => sha2::Sha512::digest(data).to_vec(),
+        "sha512-256" => sha2::Sha512_256::digest(data).to_vec(),
+        "sha512-224" => sha2::Sha512_224::digest(data).to_vec(),
+        other => panic!("no oracle for {other}"),
+    }
+}
+
+/// Checks digests of `jobs` against the oracle.
+pub fn check_digests<A: Algorithm>(what: &str, jobs: &[Job], digests: &[A::Output]) {
+    for (i, (job, d)) in jobs.iter().zip(digests).enumerate() {
+        assert_eq!(
+            d.as_ref(),
+            oracle::<A>(job.message()).as_slice(),
+            "{what}: job {i}, length {}, chunks {:?}",
+            job.message().len(),
+            job.chunks
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! Differential tests against the `sha2` crate, with a fixed seed: random job
+//! counts and lengths, random submit/flush interleavings, random multi-part
+//! splits, every lane fill. Every job must come back exactly once with the
+//! right digest (checked inside `run_jobs`).
+
+mod common;
+
+use common::{Job, Rng, check_digests, run_jobs, sha256_engines};
+use mbhash::alg::{Algorithm, Sha224, Sha256};
+use mbhash::engine::Sha256Engine;
+
+fn every_length<A: Algorithm<Family = mbhash::alg::Sha256Family>>(engine: Sha256Engine) {
+    let mut rng = Rng::new(1);
+    let jobs: Vec<Job> = (0..=200)
+        .map(|len| Job::random(&mut rng, len, false))
+        .collect();
+    let digests = run_jobs::<A>(engine, &jobs, &mut rng);
+    check_digests::<A>(
+        &format!("{} lengths 0..=200", engine.kind().name()),
+        &jobs,
+        &digests,
+    );
+}
+
+fn random_mix<A: Algorithm<Family = mbhash::alg::Sha256Family>>(engine: Sha256Engine, seed: u64) {
+    let mut rng = Rng::new(seed);
+    for round in 0..6 {
+        let count = 1 + rng.below(40);
+        let jobs: Vec<Job> = (0..count)
+            .map(|_| {
+                let len = match rng.below(3) {
+                    0 => rng.below(300),
+                    1 => rng.below(5000),
+                    _ => rng.below(70_001),
+                };
+                let split = rng.below(2) == 0;
+                Job::random(&mut rng, len, split)
+            })
+            .collect();
+        let digests = run_jobs::<A>(engine, &jobs, &mut rng);
+        check_digests::<A>(
+            &format!("{} random round {round}", engine.kind().name()),
+            &jobs,
+            &digests,
+        );
+    }
+}
+
+fn lane_fills<A: Algorithm<Family = mbhash::alg::Sha256Family>>(engine: Sha256Engine) {
+    use mbhash::engine::LaneEngine;
+    let mut rng = Rng::new(7);
+    for fill in 1..=engine.lanes() + 1 {
+        // Ragged lengths around block boundaries.
+        let jobs: Vec<Job> = (0..fill)
+            .map(|i| {
+                let len = [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096][i % 12]
+                    + rng.below(3) * 64;
+                Job::random(&mut rng, len, false)
+            })
+            .collect();
+        let digests = run_jobs::<A>(engine, &jobs, &mut rng);
+        check_digests::<A>(
+            &format!("{} fill {fill}", engine.kind().name()),
+            &jobs,
+            &digests,
+        );
+    }
+}
+
+#[test]
+fn sha256_every_length_every_engine() {
+    for engine in sha256_engines() {
+        every_length::<Sha256>(engine);
+    }
+}
+
+#[test]
+fn sha224_every_length_every_engine() {
+    for engine in sha256_engines() {
+        every_length::<Sha224>(engine);
+    }
+}
+
+#[test]
+fn sha256_random_mix_every_engine() {
+    for engine in sha256_engines() {
+        random_mix::<Sha256>(engine, 0xd1ff);
+    }
+}
+
+#[test]
+fn sha224_random_mix_auto() {
+    random_mix::<Sha224>(Sha256Engine::auto(), 0x224);
+}
+
+#[test]
+fn sha256_every_lane_fill_every_engine() {
+    for engine in sha256_engines() {
+        lane_fills::<Sha256>(engine);
+    }
+}
+
+#[test]
+fn hash_many_matches_sha2() {
+    let mut rng = Rng::new(3);
+    for count in [0, 1, 2, 15, 16, 17, 100] {
+        let jobs: Vec<Job> = (0..count)
+            .map(|_| {
+                let len = rng.below(3000);
+                Job::random(&mut rng, len, false)
+            })
+            .collect();
+        let msgs: Vec<&[u8]> = jobs.iter().map(Job::message).collect();
+        let digests = mbhash::hash_many::<Sha256>(&msgs);
+        check_digests::<Sha256>("hash_many", &jobs, &digests);
+        for engine in sha256_engines() {
+            let mut out = vec![[0u8; 28]; count];
+            mbhash::hash_many_with::<Sha224>(engine, &msgs, &mut out);
+            check_digests::<Sha224>("hash_many_with sha224", &jobs, &out);
+        }
+    }
+}
+
+#[test]
+fn hashers_match_sha2_with_random_updates() {
+    use digest::Digest;
+    let mut rng = Rng::new(5);
+    for engine in sha256_engines() {
+        for _ in 0..50 {
+            let len = rng.below(2000);
+            let job = Job::random(&mut rng, len, true);
+            let mut ours = mbhash::Hasher::<Sha256>::with_engine(engine);
+            let mut at = 0;
+            for &c in &job.chunks {
+                ours.update(&job.message()[at..at + c]);
+                at += c;
+            }
+            let expected = sha2::Sha256::digest(job.message());
+            assert_eq!(ours.finalize_reset_output()[..], expected[..]);
+            // Digest-trait path, reused after reset.
+            let mut h = mbhash::Sha224::new();
+            Digest::update(&mut h, job.message());
+            assert_eq!(
+                h.finalize_reset()[..],
+                sha2::Sha224::digest(job.message())[..]
+            );
+            Digest::update(&mut h, b"abc");
+            assert_eq!(h.finalize()[..], sha2::Sha224::digest(b"abc")[..]);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+//! Misuse of the job manager is an error, never a panic, UB or a wrong
+//! digest; the context comes back with the error and the manager is
+//! untouched (its jobs in flight still complete correctly).
+
+use mbhash::engine::Sha256Engine;
+use mbhash::{ErrorKind, Flags, Sha256Context, Sha256Manager, Status};
+use sha2::Digest;
+
+/// A manager with one job in flight, on an engine with several lanes so the
+/// job stays in flight.
+fn busy_manager<'a>(ctx: &'a mut Sha256Context, data: &'a [u8]) -> Sha256Manager<'a> {
+    let mut m = Sha256Manager::with_engine(Sha256Engine::auto());
+    if m.lanes() == 1 {
+        m = Sha256Manager::with_engine(Sha256Engine::from_name("scalar").unwrap());
+    }
+    let first = m.submit(ctx, data, Flags::ENTIRE).unwrap();
+    if let Some(done) = first {
+        // One-lane engine: the job already finished; resubmit keeps nothing in flight.
+        assert_eq!(done.status(), Status::Complete);
+    }
+    m
+}
+
+/// After an error, the manager still completes its in-flight job correctly.
+fn assert_untouched(m: &mut Sha256Manager<'_>, data: &[u8]) {
+    if let Some(done) = m.flush() {
+        assert_eq!(done.digest().unwrap()[..], sha2::Sha256::digest(data)[..]);
+    }
+    assert!(m.flush().is_none());
+}
+
+#[test]
+fn invalid_flags() {
+    let data = [1u8; 300];
+    let mut held = Sha256Context::new();
+    let mut bad_ctx = Sha256Context::with_id(9);
+    let mut bad = &mut bad_ctx;
+    let mut m = busy_manager(&mut held, &data);
+    for bits in [4, 5, 0x80, u32::MAX] {
+        let err = m.submit(bad, b"x", Flags::from_bits(bits)).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidFlags);
+        let ctx = err.into_context();
+        assert_eq!(ctx.error(), Some(ErrorKind::InvalidFlags));
+        assert_eq!(ctx.status(), Status::New);
+        assert_eq!(ctx.id(), 9);
+        bad = ctx;
+    }
+    assert_untouched(&mut m, &data);
+}
+
+#[test]
+fn update_or_last_without_first_on_new_context() {
+    let data = [2u8; 100];
+    let mut held = Sha256Context::new();
+    let mut m = busy_manager(&mut held, &data);
+    let mut fresh = Sha256Context::new();
+    let err = m.submit(&mut fresh, b"abc", Flags::UPDATE).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::AlreadyCompleted);
+    let ctx = err.into_context();
+    let err = m.submit(ctx, b"abc", Flags::LAST).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::AlreadyCompleted);
+    assert_eq!(m.in_flight(), usize::from(m.lanes() > 1));
+    assert_untouched(&mut m, &data);
+}
+
+#[test]
+fn update_or_last_on_completed_context() {
+    let mut ctx = Sha256Context::new();
+    let mut m = Sha256Manager::new();
+    let done = match m.submit(&mut ctx, b"abc", Flags::ENTIRE).unwrap() {
+        Some(done) => done,
+        None => m.flush().unwrap(),
+    };
+    let digest = done.digest().unwrap();
+    for flags in [Flags::UPDATE, Flags::LAST] {
+        let err = m.submit(done, b"more", flags).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::AlreadyCompleted);
+        let done = err.into_context();
+        // The finished digest is still there, unchanged.
+        assert_eq!(done.digest(), Some(digest));
+        assert_eq!(done.status(), Status::Complete);
+        // FIRST restarts the stream and works.
+        let again = match m.submit(done, b"abc", Flags::ENTIRE).unwrap() {
+            Some(d) => d,
+            None => m.flush().unwrap(),
+        };
+        assert_eq!(again.digest(), Some(digest));
+        return;
+    }
+}
+
+/// A context left in flight by a manager that was dropped is still
+/// "processing": resubmitting it is refused until it is reset.
+#[test]
+fn resubmit_while_processing() {
+    let data = [3u8; 1000];
+    let mut ctx = Sha256Context::with_id(1);
+    {
+        let mut m = Sha256Manager::with_engine(Sha256Engine::auto());
+        if m.lanes() > 1 {
+            assert!(m.submit(&mut ctx, &data, Flags::FIRST).unwrap().is_none());
+            // Dropped with the job in flight.
+        } else {
+            return; // a one-lane engine never leaves a job in flight
+        }
+    }
+    assert_eq!(ctx.status(), Status::Processing);
+    let mut m = Sha256Manager::new();
+    let mut ctx = &mut ctx;
+    for flags in [Flags::FIRST, Flags::UPDATE, Flags::LAST, Flags::ENTIRE] {
+        let err = m.submit(ctx, &data, flags).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::AlreadyProcessing);
+        assert_eq!(
+            err.to_string(),
+            format!("sha256 context 1: {}", ErrorKind::AlreadyProcessing)
+        );
+        ctx = err.into_context();
+    }
+    assert!(m.is_empty());
+    ctx.reset();
+    assert_eq!(ctx.status(), Status::New);
+    let done = match m.submit(ctx, &data, Flags::ENTIRE).unwrap() {
+        Some(d) => d,
+        None => m.flush().unwrap(),
+    };
+    assert_eq!(done.digest().unwrap()[..], sha2::Sha256::digest(data)[..]);
+}
+
+#[test]
+fn unknown_and_unsupported_engines_list_the_valid_ones() {
+    let err = Sha256Engine::from_name("sha3-turbo").unwrap_err();
+    let text = err.to_string();
+    assert!(text.contains("unknown"), "{text}");
+    for name in ["auto", "scalar", "shani", "shani-x2", "avx2", "avx512"] {
+        assert!(text.contains(name), "{text} lacks {name}");
+    }
+    for kind in mbhash::engine::Sha256Kind::ALL {
+        match Sha256Engine::new(kind) {
+            Ok(e) => assert_eq!(e.kind(), kind),
+            Err(e) => {
+                assert!(!kind.is_supported());
+                assert!(e.to_string().contains("unsupported"), "{e}");
+            }
+        }
+    }
+}
+
+/// Buffered chunks (shorter than a block) come back at once as Idle; the
+/// stream still hashes right.
+#[test]
+fn short_chunks_come_back_at_once() {
+    let mut ctx = Sha256Context::new();
+    let mut m = Sha256Manager::new();
+    let ctx = m
+        .submit(&mut ctx, b"ab", Flags::FIRST)
+        .unwrap()
+        .expect("buffered");
+    assert_eq!(ctx.status(), Status::Idle);
+    assert_eq!(ctx.total_len(), 2);
+    let ctx = m
+        .submit(ctx, b"", Flags::UPDATE)
+        .unwrap()
+        .expect("buffered");
+    let done = match m.submit(ctx, b"c", Flags::LAST).unwrap() {
+        Some(d) => d,
+        None => m.flush().unwrap(),
+    };
+    assert_eq!(done.digest().unwrap()[..], sha2::Sha256::digest(b"abc")[..]);
+}
