@@ -1,0 +1,319 @@
+//! `mbhash bench`: throughput of mbhash against its peers, measured in the
+//! same process with interleaved rounds; the median of each is reported.
+//!
+//! JSON rows (one object per line) keep stable field names: `algo`, `impl`,
+//! `engine`, `size`, `streams`, `gbps`, `vs_sha2`, `vs_peer`, `peer`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use mbhash_core::alg::{self, Algorithm, Family};
+use mbhash_core::engine::{LaneEngine, Sha256Engine};
+
+/// Parsed options.
+#[derive(Debug)]
+pub struct Options {
+    quick: bool,
+    json: bool,
+    algos: Vec<String>,
+    engine: Option<String>,
+    sizes: Vec<usize>,
+    streams: Vec<usize>,
+    rounds: usize,
+}
+
+pub fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options {
+        quick: false,
+        json: false,
+        algos: vec!["sha256".into()],
+        engine: None,
+        sizes: vec![64, 4 << 10, 128 << 10],
+        streams: vec![1, 2, 4, 8, 16, 64],
+        rounds: 0,
+    };
+    let mut it = args.iter();
+    while let Some(arg) = it.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| it.next().cloned())
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag {
+            "--quick" => o.quick = true,
+            "--json" => o.json = true,
+            "--algo" => o.algos = value()?.split(',').map(|s| s.trim().to_string()).collect(),
+            "--engine" => o.engine = Some(value()?),
+            "--sizes" => o.sizes = list(&value()?, parse_size)?,
+            "--streams" => o.streams = list(&value()?, |s| s.parse().ok())?,
+            "--rounds" => {
+                o.rounds = value()?
+                    .parse()
+                    .map_err(|_| "--rounds takes a number".to_string())?
+            }
+            other => return Err(format!("bench: unknown option '{other}'")),
+        }
+    }
+    if o.rounds == 0 {
+        o.rounds = if o.quick { 5 } else { 9 };
+    }
+    if o.streams.contains(&0) {
+        return Err("--streams: counts must be at least 1".into());
+    }
+    Ok(o)
+}
+
+fn list<T>(s: &str, f: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
+    s.split(',')
+        .map(|x| f(x.trim()).ok_or_else(|| format!("cannot parse '{x}'")))
+        .collect()
+}
+
+/// `64`, `4K`, `128k`, `1M`.
+fn parse_size(s: &str) -> Option<usize> {
+    let (num, mul) = match s.as_bytes().last()? {
+        b'k' | b'K' => (&s[..s.len() - 1], 1 << 10),
+        b'm' | b'M' => (&s[..s.len() - 1], 1 << 20),
+        _ => (s, 1),
+    };
+    num.parse::<usize>().ok().map(|n| n * mul)
+}
+
+fn human(size: usize) -> String {
+    if size >= 1 << 20 && size % (1 << 20) == 0 {
+        format!("{} MiB", size >> 20)
+    } else if size >= 1 << 10 && size % (1 << 10) == 0 {
+        format!("{} KiB", size >> 10)
+    } else {
+        format!("{size} B")
+    }
+}
+
+/// One measured row.
+struct Row {
+    algo: &'static str,
+    imp: String,
+    engine: String,
+    peer: &'static str,
+    size: usize,
+    streams: usize,
+    gbps: f64,
+    vs_sha2: Option<f64>,
+    vs_peer: f64,
+}
+
+impl Row {
+    fn json(&self) -> String {
+        let vs_sha2 = match self.vs_sha2 {
+            Some(v) => format!("{v:.4}"),
+            None => "null".into(),
+        };
+        format!(
+            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":{},\"gbps\":{:.4},\"vs_sha2\":{},\"vs_peer\":{:.4},\"peer\":\"{}\"}}",
+            self.algo,
+            self.imp,
+            self.engine,
+            self.size,
+            self.streams,
+            self.gbps,
+            vs_sha2,
+            self.vs_peer,
+            self.peer
+        )
+    }
+}
+
+pub fn run(o: &Options) -> Result<(), String> {
+    let started = Instant::now();
+    // Per timed sample: long enough to swamp timer noise, short enough that
+    // interleaved rounds see the same machine.
+    let sample = if o.quick {
+        Duration::from_millis(4)
+    } else {
+        Duration::from_millis(25)
+    };
+    if !o.json {
+        println!(
+            "{:<8} {:>9} {:>7}  {:<16} {:>8} {:>8}",
+            "algo", "size", "streams", "impl", "GB/s", "vs sha2"
+        );
+    }
+    for algo in &o.algos {
+        match algo.as_str() {
+            "sha256" => {
+                let engine = sha256_engine(o)?;
+                bench_sha::<alg::Sha256, sha2::Sha256>(o, engine, sample)
+            }
+            "sha224" => {
+                let engine = sha256_engine(o)?;
+                bench_sha::<alg::Sha224, sha2::Sha224>(o, engine, sample)
+            }
+            other => {
+                return Err(format!(
+                    "bench: unknown algorithm '{other}' (known: sha256, sha224)"
+                ));
+            }
+        }
+    }
+    if !o.json {
+        println!("({:.1} s)", started.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+fn sha256_engine(o: &Options) -> Result<Sha256Engine, String> {
+    match &o.engine {
+        Some(name) => Sha256Engine::from_name(name).map_err(|e| e.to_string()),
+        None => Sha256Engine::configured().map_err(|e| e.to_string()),
+    }
+}
+
+/// Median of the samples, in seconds.
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Runs `f` `reps` times and returns seconds per run.
+fn time(reps: usize, mut f: impl FnMut()) -> f64 {
+    let t = Instant::now();
+    for _ in 0..reps {
+        f();
+    }
+    t.elapsed().as_secs_f64() / reps as f64
+}
+
+/// Repetitions of `f` that take about `sample`.
+fn reps_for(sample: Duration, mut f: impl FnMut()) -> usize {
+    let once = time(1, &mut f).max(1e-7);
+    ((sample.as_secs_f64() / once) as usize).clamp(1, 1_000_000)
+}
+
+fn messages(size: usize, streams: usize) -> Vec<Vec<u8>> {
+    (0..streams)
+        .map(|s| {
+            (0..size)
+                .map(|i| (i as u32).wrapping_mul(2654435761).wrapping_add(s as u32) as u8)
+                .collect()
+        })
+        .collect()
+}
+
+fn bench_sha<A, P>(o: &Options, engine: <A::Family as Family>::Engine, sample: Duration)
+where
+    A: Algorithm,
+    P: sha2::Digest,
+{
+    let algo = A::NAME;
+    for &size in &o.sizes {
+        for &streams in &o.streams {
+            let msgs = messages(size, streams);
+            let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
+            let mut out = vec![A::ZERO_OUTPUT; streams];
+
+            // Both produce the same digests: the benchmark measures real work.
+            mbhash_core::hash_many_with::<A>(engine, &refs, &mut out);
+            for (d, m) in out.iter().zip(&refs) {
+                assert_eq!(d.as_ref(), P::digest(m).as_slice(), "digest mismatch");
+            }
+
+            let mut ours = || {
+                mbhash_core::hash_many_with::<A>(engine, black_box(&refs), &mut out);
+                black_box(&out);
+            };
+            let peer = || {
+                for m in &refs {
+                    black_box(P::digest(black_box(m)));
+                }
+            };
+            let reps_ours = reps_for(sample, &mut ours);
+            let reps_peer = reps_for(sample, peer);
+            let mut t_ours = Vec::new();
+            let mut t_peer = Vec::new();
+            for _ in 0..o.rounds {
+                t_ours.push(time(reps_ours, &mut ours));
+                t_peer.push(time(reps_peer, peer));
+            }
+            let bytes = (size * streams) as f64;
+            let g_ours = bytes / median(t_ours) / 1e9;
+            let g_peer = bytes / median(t_peer) / 1e9;
+            let rows = [
+                Row {
+                    algo,
+                    imp: "mbhash".into(),
+                    engine: engine.name().into(),
+                    peer: "sha2",
+                    size,
+                    streams,
+                    gbps: g_ours,
+                    vs_sha2: Some(g_ours / g_peer),
+                    vs_peer: g_ours / g_peer,
+                },
+                Row {
+                    algo,
+                    imp: "sha2".into(),
+                    engine: "sha2".into(),
+                    peer: "sha2",
+                    size,
+                    streams,
+                    gbps: g_peer,
+                    vs_sha2: Some(1.0),
+                    vs_peer: 1.0,
+                },
+            ];
+            for r in rows {
+                if o.json {
+                    println!("{}", r.json());
+                } else {
+                    let imp = if r.imp == "mbhash" {
+                        format!("mbhash/{}", r.engine)
+                    } else {
+                        r.imp.clone()
+                    };
+                    println!(
+                        "{:<8} {:>9} {:>7}  {:<16} {:>8.3} {:>7.2}x",
+                        r.algo,
+                        human(r.size),
+                        r.streams,
+                        imp,
+                        r.gbps,
+                        r.vs_sha2.unwrap_or(f64::NAN)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("64"), Some(64));
+        assert_eq!(parse_size("4K"), Some(4096));
+        assert_eq!(parse_size("128k"), Some(128 << 10));
+        assert_eq!(parse_size("1M"), Some(1 << 20));
+        assert_eq!(parse_size("x"), None);
+    }
+
+    #[test]
+    fn options_parse_and_reject() {
+        let args: Vec<String> = ["--quick", "--json", "--sizes", "64,1K", "--streams=1,64"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let o = parse(&args).unwrap();
+        assert!(o.quick && o.json);
+        assert_eq!(o.sizes, vec![64, 1024]);
+        assert_eq!(o.streams, vec![1, 64]);
+        assert!(parse(&["--bogus".to_string()]).is_err());
+        assert!(parse(&["--streams".to_string(), "0".to_string()]).is_err());
+    }
+}

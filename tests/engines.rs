@@ -1,0 +1,92 @@
+//! Every SHA-256 engine against the scalar reference engine, through the job
+//! manager: lengths 0..=300 and random up to 70,000, every lane fill
+//! 1..=LANES+1 with ragged lengths, unaligned buffers, multi-part streams.
+//! Engines this CPU lacks are reported as skipped (`MBHASH_REQUIRE` makes
+//! that a failure).
+
+mod common;
+
+use common::{Job, Rng, run_jobs, sha256_engines};
+use mbhash::alg::Sha256;
+use mbhash::engine::{LaneEngine, Sha256Engine, Sha256Kind, Step};
+
+fn reference(jobs: &[Job]) -> Vec<[u8; 32]> {
+    let scalar = Sha256Engine::new(Sha256Kind::Scalar).unwrap();
+    run_jobs::<Sha256>(scalar, jobs, &mut Rng::new(0))
+}
+
+fn compare(engine: Sha256Engine, what: &str, jobs: &[Job], rng: &mut Rng) {
+    let expected = reference(jobs);
+    let got = run_jobs::<Sha256>(engine, jobs, rng);
+    for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+        assert_eq!(
+            g,
+            e,
+            "engine {} {what}: job {i} of length {} (chunks {:?})",
+            engine.name(),
+            jobs[i].message().len(),
+            jobs[i].chunks
+        );
+    }
+}
+
+#[test]
+fn lengths_0_to_300() {
+    for engine in sha256_engines() {
+        let mut rng = Rng::new(300);
+        let jobs: Vec<Job> = (0..=300).map(|l| Job::random(&mut rng, l, false)).collect();
+        compare(engine, "lengths 0..=300", &jobs, &mut rng);
+    }
+}
+
+#[test]
+fn random_long_and_multipart() {
+    for engine in sha256_engines() {
+        let mut rng = Rng::new(70_000);
+        let jobs: Vec<Job> = (0..48)
+            .map(|i| {
+                let len = rng.below(70_001);
+                Job::random(&mut rng, len, i % 2 == 0)
+            })
+            .collect();
+        compare(engine, "random up to 70,000", &jobs, &mut rng);
+    }
+}
+
+#[test]
+fn every_lane_fill_ragged() {
+    for engine in sha256_engines() {
+        let mut rng = Rng::new(16);
+        for fill in 1..=engine.lanes() + 1 {
+            let jobs: Vec<Job> = (0..fill)
+                .map(|_| {
+                    let len = rng.below(64 * 40);
+                    Job::random(&mut rng, len, false)
+                })
+                .collect();
+            compare(engine, &format!("fill {fill}"), &jobs, &mut rng);
+        }
+    }
+}
+
+/// `auto` runs one busy lane on the one-stream kernel when SHA-NI exists,
+/// and a full set of lanes on a multi-lane kernel (which one is measured).
+#[test]
+fn auto_plan_is_sane() {
+    let auto = Sha256Engine::auto();
+    let full = if auto.lanes() >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << auto.lanes()) - 1
+    };
+    if Sha256Kind::ShaNi.is_supported() {
+        assert!(matches!(auto.choose(1), Step::Narrow1 | Step::Narrow2));
+        assert_ne!(auto.choose(full), Step::Scalar);
+    } else {
+        eprintln!("SKIPPED auto thin-lane check: no SHA-NI");
+    }
+    for step in Step::ALL {
+        let c = auto.plan().cost[step as usize];
+        assert!(c.is_infinite() || c > 0.0, "{step:?} cost {c}");
+    }
+}
