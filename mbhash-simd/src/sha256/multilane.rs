@@ -67,6 +67,7 @@ pub(super) unsafe fn compress<const N: usize, V: Vector<N>>(
     // requirement of its methods and of `compress_block`.
     unsafe {
         let mut s = V::load_states(&states);
+        #[allow(clippy::needless_range_loop, reason = "`i` indexes every lane")]
         for i in 0..n {
             let m = V::load_message(core::array::from_fn(|lane| &blocks[lane][i]));
             s = compress_block(s, m);
