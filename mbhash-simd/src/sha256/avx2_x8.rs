@@ -126,6 +126,23 @@ mod imp {
         unsafe { _mm256_or_si256(_mm256_srli_epi32::<R>(x), _mm256_slli_epi32::<L>(x)) }
     }
 
+    /// `x`, unchanged, through an empty `asm!` that the optimiser cannot
+    /// look through.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    unsafe fn opaque(mut x: __m256i) -> __m256i {
+        // SAFETY: the template is empty: it leaves `x` as it is and touches
+        // nothing else.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(ymm_reg) x, options(pure, nomem, nostack, preserves_flags));
+        }
+        x
+    }
+
     /// `a ^ b ^ c`.
     ///
     /// # Safety
@@ -139,6 +156,12 @@ mod imp {
 
     /// Needs AVX2.
     impl Vector<8> for __m256i {
+        #[inline(always)]
+        unsafe fn opaque(self) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe { opaque(self) }
+        }
+
         #[inline(always)]
         unsafe fn splat(x: u32) -> Self {
             // SAFETY: the caller guarantees AVX2.

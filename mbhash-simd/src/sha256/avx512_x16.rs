@@ -122,6 +122,12 @@ mod imp {
     /// Needs AVX-512 F (and BW for the byte shuffle in `load_message`).
     impl Vector<16> for __m512i {
         #[inline(always)]
+        unsafe fn opaque(self) -> Self {
+            // SAFETY: the caller guarantees AVX-512 F.
+            unsafe { opaque(self) }
+        }
+
+        #[inline(always)]
         unsafe fn splat(x: u32) -> Self {
             // SAFETY: the caller guarantees AVX-512 F.
             unsafe { _mm512_set1_epi32(x as i32) }
@@ -271,6 +277,23 @@ mod imp {
                 }
             }
         }
+    }
+
+    /// `x`, unchanged, through an empty `asm!` that the optimiser cannot
+    /// look through.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn opaque(mut x: __m512i) -> __m512i {
+        // SAFETY: the template is empty: it leaves `x` as it is and touches
+        // nothing else.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack, preserves_flags));
+        }
+        x
     }
 
     /// `a ^ b ^ c`.

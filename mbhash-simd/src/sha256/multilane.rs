@@ -20,6 +20,9 @@ use super::{Block, K, State, common_len};
 /// the CPU features the implementation is written for (named on each
 /// implementation). Calling it is sound if and only if the CPU supports them.
 pub(super) trait Vector<const N: usize>: Copy {
+    /// `self`, hidden from the optimiser (an empty `asm!`), so that the
+    /// compiler cannot re-associate a chain of additions through it.
+    unsafe fn opaque(self) -> Self;
     /// `x` in every lane.
     unsafe fn splat(x: u32) -> Self;
     /// Lane-wise wrapping addition.
@@ -129,6 +132,15 @@ unsafe fn rounds16<const N: usize, V: Vector<N>, const EXTEND: bool>(
 
 /// One round with `wk = W[t] + K[t]`; `s` is `[a, b, c, d, e, f, g, h]`.
 ///
+/// The rounds are latency-bound (each round needs the previous round's `a`
+/// and `e`), so the additions are ordered to keep those chains short:
+/// everything that does not depend on `e` (`h + wk + d`) is summed before
+/// `Ch(e, f, g)` and `Σ1(e)` arrive, which costs two more additions than
+/// `e' = d + T1` but shortens the `e` chain from
+/// `Σ1 -> + -> + -> +` to `Σ1 -> +`. Likewise `a' = (T1 + Maj) + Σ0(a)`.
+/// [`Vector::opaque`] keeps the compiler from re-associating the sums back
+/// into one chain (which it does otherwise, to share `Ch + Σ1`).
+///
 /// # Safety
 ///
 /// The CPU must support the features of `V`.
@@ -137,8 +149,16 @@ unsafe fn round<const N: usize, V: Vector<N>>(s: &mut [V; 8], wk: V) {
     let [a, b, c, d, e, f, g, h] = *s;
     // SAFETY: the caller guarantees the CPU features of `V`.
     unsafe {
-        let t1 = h.add(wk).add(V::ch(e, f, g)).add(e.big_sigma1());
-        let t2 = a.big_sigma0().add(V::maj(a, b, c));
-        *s = [t1.add(t2), a, b, c, d.add(t1), e, f, g];
+        let hw = h.add(wk);
+        let hwd = hw.add(d).opaque();
+        let ch = V::ch(e, f, g);
+        let s1 = e.big_sigma1();
+        // e' = d + T1
+        let new_e = hwd.add(ch).opaque().add(s1);
+        // T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t]
+        let t1 = hw.add(ch).opaque().add(s1).opaque();
+        // a' = T1 + T2, T2 = Σ0(a) + Maj(a, b, c)
+        let new_a = t1.add(V::maj(a, b, c)).opaque().add(a.big_sigma0());
+        *s = [new_a, a, b, c, new_e, e, f, g];
     }
 }
