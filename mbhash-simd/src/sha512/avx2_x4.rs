@@ -76,7 +76,7 @@ mod x86 {
     /// Transposes a 4x4 matrix of `u64` (rows in, columns out).
     #[inline(always)]
     fn transpose(r: [V4; 4]) -> [V4; 4] {
-        let r = r.map(|v| v.0);
+        let r = [r[0].0, r[1].0, r[2].0, r[3].0];
         // SAFETY: `V4` values exist only when AVX2 is available.
         unsafe {
             let t0 = _mm256_unpacklo_epi64(r[0], r[1]);
@@ -100,6 +100,31 @@ mod x86 {
     unsafe fn load(ptr: *const u8) -> V4 {
         // SAFETY: the caller's contract.
         V4(unsafe { _mm256_loadu_si256(ptr.cast()) })
+    }
+
+    /// Loads bytes `offset..offset + 32` of each of the four blocks (four
+    /// big-endian words each), byte-swapped and transposed: vector `t` holds
+    /// word `offset / 8 + t`.
+    ///
+    /// # Safety
+    /// AVX2 must be available.
+    #[inline(always)]
+    unsafe fn load_quarter(b: &[&Block; 4], offset: usize) -> [V4; 4] {
+        let rows: [&[u8; 32]; 4] = [
+            b[0][offset..offset + 32].try_into().unwrap(),
+            b[1][offset..offset + 32].try_into().unwrap(),
+            b[2][offset..offset + 32].try_into().unwrap(),
+            b[3][offset..offset + 32].try_into().unwrap(),
+        ];
+        // SAFETY: the caller's contract; each row is 32 readable bytes.
+        unsafe {
+            transpose([
+                load(rows[0].as_ptr()).byte_swap(),
+                load(rows[1].as_ptr()).byte_swap(),
+                load(rows[2].as_ptr()).byte_swap(),
+                load(rows[3].as_ptr()).byte_swap(),
+            ])
+        }
     }
 
     impl V4 {
@@ -175,19 +200,24 @@ mod x86 {
 
         #[inline(always)]
         fn load_states(_token: Avx2x4, states: &[&mut State; 4]) -> [V4; 8] {
-            // SAFETY: the token proves AVX2; each load reads 32 of the 64
-            // bytes of `*s`, and `loadu` has no alignment requirement.
-            let lo = transpose(
-                states
-                    .each_ref()
-                    .map(|s| unsafe { load(s.as_ptr().cast()) }),
-            );
-            // SAFETY: as above, bytes 32..64.
-            let hi = transpose(
-                states
-                    .each_ref()
-                    .map(|s| unsafe { load(s[4..].as_ptr().cast()) }),
-            );
+            // SAFETY: the token proves AVX2; each `states[i]` is 64 readable
+            // bytes, read as two halves of 32.
+            let (lo, hi) = unsafe {
+                (
+                    transpose([
+                        load(states[0].as_ptr().cast()),
+                        load(states[1].as_ptr().cast()),
+                        load(states[2].as_ptr().cast()),
+                        load(states[3].as_ptr().cast()),
+                    ]),
+                    transpose([
+                        load(states[0][4..].as_ptr().cast()),
+                        load(states[1][4..].as_ptr().cast()),
+                        load(states[2][4..].as_ptr().cast()),
+                        load(states[3][4..].as_ptr().cast()),
+                    ]),
+                )
+            };
             [lo[0], lo[1], lo[2], lo[3], hi[0], hi[1], hi[2], hi[3]]
         }
 
@@ -195,30 +225,38 @@ mod x86 {
         fn store_states(words: [V4; 8], states: &mut [&mut State; 4]) {
             let lo = transpose([words[0], words[1], words[2], words[3]]);
             let hi = transpose([words[4], words[5], words[6], words[7]]);
-            for ((s, lo), hi) in states.iter_mut().zip(lo).zip(hi) {
+            for lane in 0..4 {
+                let s = &mut *states[lane];
                 // SAFETY: `V4` values exist only when AVX2 is available; the
                 // stores write the two halves of the 64 bytes of `*s`.
                 unsafe {
-                    _mm256_storeu_si256(s.as_mut_ptr().cast(), lo.0);
-                    _mm256_storeu_si256(s[4..].as_mut_ptr().cast(), hi.0);
+                    _mm256_storeu_si256(s.as_mut_ptr().cast(), lo[lane].0);
+                    _mm256_storeu_si256(s[4..].as_mut_ptr().cast(), hi[lane].0);
                 }
             }
         }
 
         #[inline(always)]
         fn load_block(_token: Avx2x4, blocks: &[&[Block]; 4], index: usize) -> [V4; 16] {
-            let lanes = blocks.map(|lane| &lane[index]);
-            let quarter = |offset: usize| {
-                let rows = lanes.map(|block| {
-                    // SAFETY: the token proves AVX2; the load reads bytes
-                    // `offset..offset + 32` of a 128-byte block (offset is at
-                    // most 96), and `loadu` has no alignment requirement.
-                    unsafe { load(block[offset..offset + 32].as_ptr()) }
-                });
-                transpose(rows.map(V4::byte_swap))
+            let b = [
+                &blocks[0][index],
+                &blocks[1][index],
+                &blocks[2][index],
+                &blocks[3][index],
+            ];
+            // SAFETY: the token proves AVX2.
+            let q = unsafe {
+                [
+                    load_quarter(&b, 0),
+                    load_quarter(&b, 32),
+                    load_quarter(&b, 64),
+                    load_quarter(&b, 96),
+                ]
             };
-            let q = [quarter(0), quarter(32), quarter(64), quarter(96)];
-            core::array::from_fn(|t| q[t / 4][t % 4])
+            [
+                q[0][0], q[0][1], q[0][2], q[0][3], q[1][0], q[1][1], q[1][2], q[1][3], q[2][0],
+                q[2][1], q[2][2], q[2][3], q[3][0], q[3][1], q[3][2], q[3][3],
+            ]
         }
 
         #[inline(always)]

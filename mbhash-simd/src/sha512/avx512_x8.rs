@@ -77,7 +77,9 @@ mod x86 {
     /// Transposes an 8x8 matrix of `u64` (rows in, columns out).
     #[inline(always)]
     fn transpose(r: [V8; 8]) -> [V8; 8] {
-        let r = r.map(|v| v.0);
+        let r = [
+            r[0].0, r[1].0, r[2].0, r[3].0, r[4].0, r[5].0, r[6].0, r[7].0,
+        ];
         // SAFETY: `V8` values exist only when AVX-512 F is available.
         unsafe {
             let t = [
@@ -111,6 +113,50 @@ mod x86 {
                 V8(_mm512_shuffle_i64x2::<0xdd>(u[1], u[5])),
                 V8(_mm512_shuffle_i64x2::<0xdd>(u[3], u[7])),
             ]
+        }
+    }
+
+    /// Loads 64 bytes from `ptr`.
+    ///
+    /// # Safety
+    /// AVX-512 F must be available and `ptr` valid for reading 64 bytes.
+    #[inline(always)]
+    unsafe fn load(ptr: *const u8) -> V8 {
+        // SAFETY: the caller's contract; `loadu` has no alignment requirement.
+        V8(unsafe { _mm512_loadu_si512(ptr.cast()) })
+    }
+
+    /// Loads bytes `offset..offset + 64` of `block` (eight big-endian words),
+    /// byte-swapped.
+    ///
+    /// # Safety
+    /// AVX-512 F + BW must be available.
+    #[inline(always)]
+    unsafe fn load_row(block: &Block, offset: usize) -> V8 {
+        let bytes: &[u8; 64] = block[offset..offset + 64].try_into().unwrap();
+        // SAFETY: the caller's contract; `bytes` is 64 readable bytes.
+        unsafe { load(bytes.as_ptr()) }.byte_swap()
+    }
+
+    /// Loads bytes `offset..offset + 64` of each of the eight blocks,
+    /// byte-swapped and transposed: vector `t` holds word `offset / 8 + t`.
+    ///
+    /// # Safety
+    /// AVX-512 F + BW must be available.
+    #[inline(always)]
+    unsafe fn load_half(b: &[&Block; 8], offset: usize) -> [V8; 8] {
+        // SAFETY: the caller's contract.
+        unsafe {
+            transpose([
+                load_row(b[0], offset),
+                load_row(b[1], offset),
+                load_row(b[2], offset),
+                load_row(b[3], offset),
+                load_row(b[4], offset),
+                load_row(b[5], offset),
+                load_row(b[6], offset),
+                load_row(b[7], offset),
+            ])
         }
     }
 
@@ -163,38 +209,54 @@ mod x86 {
 
         #[inline(always)]
         fn load_states(_token: Avx512x8, states: &[&mut State; 8]) -> [V8; 8] {
-            let rows = states.each_ref().map(|s| {
-                // SAFETY: the token proves AVX-512 F; the load reads the 64
-                // bytes of `*s`, and `loadu` has no alignment requirement.
-                V8(unsafe { _mm512_loadu_si512(s.as_ptr().cast()) })
-            });
-            transpose(rows)
+            // SAFETY: the token proves AVX-512 F; each `states[i]` is 64
+            // readable bytes.
+            unsafe {
+                transpose([
+                    load(states[0].as_ptr().cast()),
+                    load(states[1].as_ptr().cast()),
+                    load(states[2].as_ptr().cast()),
+                    load(states[3].as_ptr().cast()),
+                    load(states[4].as_ptr().cast()),
+                    load(states[5].as_ptr().cast()),
+                    load(states[6].as_ptr().cast()),
+                    load(states[7].as_ptr().cast()),
+                ])
+            }
         }
 
         #[inline(always)]
         fn store_states(words: [V8; 8], states: &mut [&mut State; 8]) {
-            for (s, row) in states.iter_mut().zip(transpose(words)) {
+            let rows = transpose(words);
+            for lane in 0..8 {
                 // SAFETY: `V8` values exist only when AVX-512 F is available;
-                // the store writes the 64 bytes of `*s` (unaligned is fine).
-                unsafe { _mm512_storeu_si512(s.as_mut_ptr().cast(), row.0) }
+                // the store writes the 64 bytes of `*states[lane]` (unaligned
+                // is fine).
+                unsafe { _mm512_storeu_si512(states[lane].as_mut_ptr().cast(), rows[lane].0) }
             }
         }
 
         #[inline(always)]
         fn load_block(_token: Avx512x8, blocks: &[&[Block]; 8], index: usize) -> [V8; 16] {
-            let lanes = blocks.map(|lane| &lane[index]);
-            let half = |offset: usize| {
-                let rows = lanes.map(|block| {
-                    // SAFETY: the token proves AVX-512 F; the load reads bytes
-                    // `offset..offset + 64` of a 128-byte block (offset is 0
-                    // or 64), and `loadu` has no alignment requirement.
-                    V8(unsafe { _mm512_loadu_si512(block[offset..].as_ptr().cast()) })
-                });
-                transpose(rows.map(V8::byte_swap))
-            };
-            let lo = half(0);
-            let hi = half(64);
-            core::array::from_fn(|t| if t < 8 { lo[t] } else { hi[t - 8] })
+            let b = [
+                &blocks[0][index],
+                &blocks[1][index],
+                &blocks[2][index],
+                &blocks[3][index],
+                &blocks[4][index],
+                &blocks[5][index],
+                &blocks[6][index],
+                &blocks[7][index],
+            ];
+            // SAFETY: the token proves AVX-512 F + BW; every pointer is to a
+            // whole 128-byte block.
+            let lo = unsafe { load_half(&b, 0) };
+            // SAFETY: as above.
+            let hi = unsafe { load_half(&b, 64) };
+            [
+                lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], hi[0], hi[1], hi[2], hi[3],
+                hi[4], hi[5], hi[6], hi[7],
+            ]
         }
 
         #[inline(always)]
