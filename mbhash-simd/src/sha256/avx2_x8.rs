@@ -1,11 +1,21 @@
 //! SHA-256, AVX2, eight lanes of `__m256i`.
 //!
-//! Placeholder: the kernel is not written yet, so [`Avx2x8::new`] never
-//! returns a token.
+//! The rounds are the generic word-sliced ones of `multilane`; this file
+//! supplies the instructions (AVX2 has no vector rotate, so each rotation is
+//! two shifts) and the transposes of the lane-major blocks and states into
+//! word-sliced vectors.
 
 use super::{Block, Compress, State};
 
-/// Proof that the CPU supports this kernel (uninhabited until it exists).
+/// Proof that the CPU supports AVX2 (see [`Avx2x8::new`]).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2x8 {
+    _private: (),
+}
+
+/// Proof that the CPU supports this kernel: never, on this target.
+#[cfg(not(target_arch = "x86_64"))]
 #[derive(Clone, Copy, Debug)]
 pub enum Avx2x8 {}
 
@@ -14,14 +24,284 @@ impl Avx2x8 {
     pub const LANES: usize = 8;
 
     /// Detects the CPU features; `None` when they are missing or hidden.
+    #[cfg(target_arch = "x86_64")]
     pub fn new() -> Option<Self> {
-        let _ = crate::cpu::available(crate::cpu::Feature::Avx2);
+        crate::cpu::available(crate::cpu::Feature::Avx2).then_some(Avx2x8 { _private: () })
+    }
+
+    /// Detects the CPU features; always `None` on this target.
+    #[cfg(not(target_arch = "x86_64"))]
+    pub fn new() -> Option<Self> {
         None
     }
 }
 
 impl Compress<8> for Avx2x8 {
+    #[cfg(target_arch = "x86_64")]
+    fn compress(self, states: [&mut State; 8], blocks: [&[Block]; 8]) {
+        // SAFETY: `self` exists only if `new` found AVX2.
+        unsafe { imp::compress(states, blocks) }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
     fn compress(self, _states: [&mut State; 8], _blocks: [&[Block]; 8]) {
         match self {}
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod imp {
+    use core::arch::x86_64::*;
+
+    use super::super::multilane::{self, Vector};
+    use super::super::{Block, State};
+
+    /// The kernel entry: everything below is inlined into it.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn compress(states: [&mut State; 8], blocks: [&[Block]; 8]) {
+        // SAFETY: this function is compiled for AVX2, the feature the
+        // `__m256i` implementation of `Vector` uses, and only runs on a CPU
+        // that has it (it is reached through the token).
+        unsafe { multilane::compress::<8, __m256i>(states, blocks) }
+    }
+
+    /// Transposes the 4x4 matrix of 32-bit words in each 128-bit half:
+    /// word `j` of half `c` of output `i` is word `i` of half `c` of input
+    /// `j`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
+    #[inline(always)]
+    unsafe fn transpose4([r0, r1, r2, r3]: [__m256i; 4]) -> [__m256i; 4] {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe {
+            let t0 = _mm256_unpacklo_epi32(r0, r1);
+            let t1 = _mm256_unpackhi_epi32(r0, r1);
+            let t2 = _mm256_unpacklo_epi32(r2, r3);
+            let t3 = _mm256_unpackhi_epi32(r2, r3);
+            [
+                _mm256_unpacklo_epi64(t0, t2),
+                _mm256_unpackhi_epi64(t0, t2),
+                _mm256_unpacklo_epi64(t1, t3),
+                _mm256_unpackhi_epi64(t1, t3),
+            ]
+        }
+    }
+
+    /// Loads a 16-byte chunk (`T` is `[u8; 16]` or `[u32; 4]`).
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support SSE2 (every x86-64 does).
+    #[inline(always)]
+    unsafe fn load128<T>(chunk: &T) -> __m128i {
+        const { assert!(size_of::<T>() == 16) };
+        // SAFETY: `chunk` refers to 16 readable bytes (checked above); the
+        // load is unaligned.
+        unsafe { _mm_loadu_si128((chunk as *const T).cast()) }
+    }
+
+    /// Builds a vector from two 16-byte chunks, `lo` in the low half.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
+    #[inline(always)]
+    unsafe fn load2x128<T>(lo: &T, hi: &T) -> __m256i {
+        // SAFETY: the caller guarantees AVX2; `load128` reads within its
+        // argument.
+        unsafe { _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(load128(lo)), load128(hi)) }
+    }
+
+    /// `x` rotated right by `R` bits; `L` must be `32 - R`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
+    #[inline(always)]
+    unsafe fn rotr<const R: i32, const L: i32>(x: __m256i) -> __m256i {
+        const { assert!(R + L == 32) };
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { _mm256_or_si256(_mm256_srli_epi32::<R>(x), _mm256_slli_epi32::<L>(x)) }
+    }
+
+    /// `x`, unchanged, through an empty `asm!` that the optimiser cannot
+    /// look through.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    unsafe fn opaque(mut x: __m256i) -> __m256i {
+        // SAFETY: the template is empty: it leaves `x` as it is and touches
+        // nothing else.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(ymm_reg) x, options(pure, nomem, nostack, preserves_flags));
+        }
+        x
+    }
+
+    /// `a ^ b ^ c`.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
+    #[inline(always)]
+    unsafe fn xor3(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
+        // SAFETY: the caller guarantees AVX2.
+        unsafe { _mm256_xor_si256(_mm256_xor_si256(a, b), c) }
+    }
+
+    /// Needs AVX2.
+    impl Vector<8> for __m256i {
+        #[inline(always)]
+        unsafe fn opaque(self) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe { opaque(self) }
+        }
+
+        #[inline(always)]
+        unsafe fn splat(x: u32) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe { _mm256_set1_epi32(x as i32) }
+        }
+
+        #[inline(always)]
+        unsafe fn add(self, rhs: Self) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe { _mm256_add_epi32(self, rhs) }
+        }
+
+        #[inline(always)]
+        unsafe fn big_sigma0(self) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe {
+                xor3(
+                    rotr::<2, 30>(self),
+                    rotr::<13, 19>(self),
+                    rotr::<22, 10>(self),
+                )
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn big_sigma1(self) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe {
+                xor3(
+                    rotr::<6, 26>(self),
+                    rotr::<11, 21>(self),
+                    rotr::<25, 7>(self),
+                )
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn small_sigma0(self) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe {
+                xor3(
+                    rotr::<7, 25>(self),
+                    rotr::<18, 14>(self),
+                    _mm256_srli_epi32::<3>(self),
+                )
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn small_sigma1(self) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe {
+                xor3(
+                    rotr::<17, 15>(self),
+                    rotr::<19, 13>(self),
+                    _mm256_srli_epi32::<10>(self),
+                )
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn ch(e: Self, f: Self, g: Self) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            // ((f ^ g) & e) ^ g picks f where e is set and g elsewhere.
+            unsafe { _mm256_xor_si256(_mm256_and_si256(_mm256_xor_si256(f, g), e), g) }
+        }
+
+        #[inline(always)]
+        unsafe fn maj(a: Self, b: Self, c: Self) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            // ((a ^ b) & (b ^ c)) ^ b is b where a == b, else c. Next
+            // round's `b ^ c` is this round's `a ^ b`, which the compiler
+            // reuses.
+            unsafe {
+                _mm256_xor_si256(
+                    _mm256_and_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(b, c)),
+                    b,
+                )
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn load_message(blocks: [&Block; 8]) -> [Self; 16] {
+            // Row (q, r) holds chunk q (words 4q..4q+4) of lanes r and r + 4;
+            // transposing each group of four rows within the 128-bit halves
+            // gives words 4q..4q+4 of lanes 0..8.
+            let chunks = blocks.map(|b| b.as_chunks::<16>().0);
+            // SAFETY: the caller guarantees AVX2.
+            unsafe {
+                let bswap = _mm256_broadcastsi128_si256(_mm_set_epi8(
+                    12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+                ));
+                let mut out = [_mm256_setzero_si256(); 16];
+                for q in 0..4 {
+                    let rows =
+                        core::array::from_fn(|r| load2x128(&chunks[r][q], &chunks[r + 4][q]));
+                    for (j, v) in transpose4(rows).into_iter().enumerate() {
+                        out[4 * q + j] = _mm256_shuffle_epi8(v, bswap);
+                    }
+                }
+                out
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn load_states(states: &[&mut State; 8]) -> [Self; 8] {
+            // As in `load_message`, with two chunks per state.
+            let chunks: [&[[u32; 4]]; 8] = core::array::from_fn(|l| states[l].as_chunks::<4>().0);
+            // SAFETY: the caller guarantees AVX2.
+            unsafe {
+                let lo = core::array::from_fn(|r| load2x128(&chunks[r][0], &chunks[r + 4][0]));
+                let hi = core::array::from_fn(|r| load2x128(&chunks[r][1], &chunks[r + 4][1]));
+                let [w0, w1, w2, w3] = transpose4(lo);
+                let [w4, w5, w6, w7] = transpose4(hi);
+                [w0, w1, w2, w3, w4, w5, w6, w7]
+            }
+        }
+
+        #[inline(always)]
+        unsafe fn store_states(v: [Self; 8], states: &mut [&mut State; 8]) {
+            // SAFETY: the caller guarantees AVX2; every store writes one
+            // 16-byte chunk of a state, through a `&mut` to it.
+            unsafe {
+                let lo = transpose4([v[0], v[1], v[2], v[3]]);
+                let hi = transpose4([v[4], v[5], v[6], v[7]]);
+                for r in 0..4 {
+                    let parts = [
+                        [_mm256_castsi256_si128(lo[r]), _mm256_castsi256_si128(hi[r])],
+                        [
+                            _mm256_extracti128_si256::<1>(lo[r]),
+                            _mm256_extracti128_si256::<1>(hi[r]),
+                        ],
+                    ];
+                    for (k, [l, h]) in parts.into_iter().enumerate() {
+                        let (c, _) = states[r + 4 * k].as_chunks_mut::<4>();
+                        _mm_storeu_si128(c[0].as_mut_ptr().cast(), l);
+                        _mm_storeu_si128(c[1].as_mut_ptr().cast(), h);
+                    }
+                }
+            }
+        }
     }
 }

@@ -15,6 +15,8 @@
 
 pub mod avx2_x8;
 pub mod avx512_x16;
+#[cfg(target_arch = "x86_64")]
+mod multilane;
 pub mod scalar;
 pub mod shani;
 

@@ -1,0 +1,150 @@
+//! The SHA-512 block function written once, for any word-sliced vector of
+//! `N` `u64` lanes (AVX2: 4 lanes, AVX-512: 8 lanes).
+//!
+//! A *word-sliced* vector holds the same word of `N` different messages:
+//! lane `i` of every vector belongs to message lane `i`. The kernels
+//! transpose the lane-major states once per call and each block as it is
+//! loaded, then run the rounds exactly as the scalar reference does.
+
+use super::{Block, K, State};
+
+/// The operations the rounds need, on a vector of `N` `u64` lanes.
+///
+/// Implementors make every value of `Self` a proof that the CPU supports the
+/// instructions behind the methods: the only constructors, [`Lanes::load_states`]
+/// and [`Lanes::load_block`], take the kernel's proof token.
+pub(super) trait Lanes<const N: usize>: Copy {
+    /// The proof token of the kernel that owns this vector type.
+    type Token: Copy;
+
+    /// Loads the lane-major `states`, transposed: word `j` of every lane goes
+    /// into vector `j`.
+    fn load_states(token: Self::Token, states: &[&mut State; N]) -> [Self; 8];
+
+    /// Transposes back and stores into the lane-major `states`.
+    fn store_states(words: [Self; 8], states: &mut [&mut State; N]);
+
+    /// Loads block `index` of every lane as 16 big-endian words, transposed
+    /// and byte-swapped: vector `t` holds message word `W[t]` of every lane.
+    ///
+    /// # Panics
+    /// If some lane has no block `index` (the caller checks the lengths).
+    fn load_block(token: Self::Token, blocks: &[&[Block]; N], index: usize) -> [Self; 16];
+
+    /// Lane-wise wrapping addition.
+    fn add(self, other: Self) -> Self;
+    /// Adds the constant `k` to every lane.
+    fn add_const(self, k: u64) -> Self;
+    /// `ROTR^28 ^ ROTR^34 ^ ROTR^39`.
+    fn big_sigma0(self) -> Self;
+    /// `ROTR^14 ^ ROTR^18 ^ ROTR^41`.
+    fn big_sigma1(self) -> Self;
+    /// `ROTR^1 ^ ROTR^8 ^ SHR^7`.
+    fn small_sigma0(self) -> Self;
+    /// `ROTR^19 ^ ROTR^61 ^ SHR^6`.
+    fn small_sigma1(self) -> Self;
+    /// `Ch(e, f, g) = (e & f) ^ (!e & g)`.
+    fn ch(e: Self, f: Self, g: Self) -> Self;
+    /// `Maj(a, b, c) = (a & b) ^ (a & c) ^ (b & c)`.
+    fn maj(a: Self, b: Self, c: Self) -> Self;
+}
+
+/// Runs every lane over all of its blocks: the body of each SIMD kernel,
+/// inlined into its `#[target_feature]` entry function.
+///
+/// The caller has checked that every lane holds `nblocks` blocks.
+#[inline(always)]
+pub(super) fn compress<V: Lanes<N>, const N: usize>(
+    token: V::Token,
+    mut states: [&mut State; N],
+    blocks: [&[Block]; N],
+    nblocks: usize,
+) {
+    if nblocks == 0 {
+        return;
+    }
+    let mut words = V::load_states(token, &states);
+    for index in 0..nblocks {
+        let w = V::load_block(token, &blocks, index);
+        words = compress_block(words, w);
+    }
+    V::store_states(words, &mut states);
+}
+
+/// One block: 80 rounds with the message schedule kept in a 16-word window.
+#[inline(always)]
+fn compress_block<V: Lanes<N>, const N: usize>(state: [V; 8], mut w: [V; 16]) -> [V; 8] {
+    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = state;
+
+    // One round; the caller rotates the names instead of moving the values.
+    macro_rules! round {
+        ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
+         $t:expr, $i:expr) => {
+            // h + K + W does not depend on the previous round: add it first.
+            let t1 = $h
+                .add_const(K[$t])
+                .add(w[$i])
+                .add(V::ch($e, $f, $g))
+                .add($e.big_sigma1());
+            let t2 = $a.big_sigma0().add(V::maj($a, $b, $c));
+            $d = $d.add(t1);
+            $h = t1.add(t2);
+        };
+    }
+    // W[t] for t >= 16, written over W[t - 16] in the window.
+    macro_rules! schedule {
+        ($i:expr) => {
+            w[$i] = w[$i]
+                .add(w[($i + 1) % 16].small_sigma0())
+                .add(w[($i + 9) % 16])
+                .add(w[($i + 14) % 16].small_sigma1());
+        };
+    }
+    // Sixteen rounds starting at round `$t0`; `$sched` computes the window.
+    macro_rules! sixteen {
+        ($t0:expr, $sched:tt) => {
+            sixteen!(@one $sched, a, b, c, d, e, f, g, h, $t0, 0);
+            sixteen!(@one $sched, h, a, b, c, d, e, f, g, $t0, 1);
+            sixteen!(@one $sched, g, h, a, b, c, d, e, f, $t0, 2);
+            sixteen!(@one $sched, f, g, h, a, b, c, d, e, $t0, 3);
+            sixteen!(@one $sched, e, f, g, h, a, b, c, d, $t0, 4);
+            sixteen!(@one $sched, d, e, f, g, h, a, b, c, $t0, 5);
+            sixteen!(@one $sched, c, d, e, f, g, h, a, b, $t0, 6);
+            sixteen!(@one $sched, b, c, d, e, f, g, h, a, $t0, 7);
+            sixteen!(@one $sched, a, b, c, d, e, f, g, h, $t0, 8);
+            sixteen!(@one $sched, h, a, b, c, d, e, f, g, $t0, 9);
+            sixteen!(@one $sched, g, h, a, b, c, d, e, f, $t0, 10);
+            sixteen!(@one $sched, f, g, h, a, b, c, d, e, $t0, 11);
+            sixteen!(@one $sched, e, f, g, h, a, b, c, d, $t0, 12);
+            sixteen!(@one $sched, d, e, f, g, h, a, b, c, $t0, 13);
+            sixteen!(@one $sched, c, d, e, f, g, h, a, b, $t0, 14);
+            sixteen!(@one $sched, b, c, d, e, f, g, h, a, $t0, 15);
+        };
+        (@one load, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident,
+         $h:ident, $t0:expr, $i:expr) => {
+            round!($a, $b, $c, $d, $e, $f, $g, $h, $t0 + $i, $i);
+        };
+        (@one schedule, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident,
+         $h:ident, $t0:expr, $i:expr) => {
+            schedule!($i);
+            round!($a, $b, $c, $d, $e, $f, $g, $h, $t0 + $i, $i);
+        };
+    }
+
+    sixteen!(0, load);
+    for t0 in [16, 32, 48, 64] {
+        sixteen!(t0, schedule);
+    }
+
+    let [sa, sb, sc, sd, se, sf, sg, sh] = state;
+    [
+        sa.add(a),
+        sb.add(b),
+        sc.add(c),
+        sd.add(d),
+        se.add(e),
+        sf.add(f),
+        sg.add(g),
+        sh.add(h),
+    ]
+}
