@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use mbhash::alg::Sha256;
-use mbhash::engine::{Sha256Engine, Sha256Kind};
+use mbhash::engine::Sha256Engine;
 use sha2::Digest;
 
 fn grid(c: &mut Criterion) {
@@ -17,12 +17,12 @@ fn grid(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("sha256/{size}B/x{streams}"));
         group.throughput(Throughput::Bytes((size * streams) as u64));
         group.sample_size(20);
-        for kind in Sha256Kind::ALL {
-            let Ok(engine) = Sha256Engine::new(kind) else {
-                eprintln!("SKIPPED engine {}: unsupported on this CPU", kind.name());
+        for name in Sha256Engine::names() {
+            let Ok(engine) = Sha256Engine::from_name(name) else {
+                eprintln!("SKIPPED engine {name}: unsupported on this CPU");
                 continue;
             };
-            group.bench_function(BenchmarkId::new("mbhash", kind.name()), |b| {
+            group.bench_function(BenchmarkId::new("mbhash", name), |b| {
                 b.iter(|| mbhash::hash_many_with::<Sha256>(engine, black_box(&refs), &mut out))
             });
         }

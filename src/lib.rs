@@ -3,3 +3,8 @@
 //! This facade re-exports [`mbhash_core`]; see its documentation and the
 //! README for the job-manager model (`submit` / `flush`).
 pub use mbhash_core::*;
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

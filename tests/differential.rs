@@ -5,24 +5,24 @@
 
 mod common;
 
-use common::{Job, Rng, check_digests, run_jobs, sha256_engines};
-use mbhash::alg::{Algorithm, Sha224, Sha256};
-use mbhash::engine::Sha256Engine;
+use common::{Job, Rng, TestFamily, check_digests, run_jobs, sha256_engines};
+use mbhash::alg::{Algorithm, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use mbhash::engine::{LaneEngine, Sha256Engine};
 
-fn every_length<A: Algorithm<Family = mbhash::alg::Sha256Family>>(engine: Sha256Engine) {
+fn every_length<A: Algorithm>(engine: <A::Family as mbhash::alg::Family>::Engine) {
     let mut rng = Rng::new(1);
     let jobs: Vec<Job> = (0..=200)
         .map(|len| Job::random(&mut rng, len, false))
         .collect();
     let digests = run_jobs::<A>(engine, &jobs, &mut rng);
     check_digests::<A>(
-        &format!("{} lengths 0..=200", engine.kind().name()),
+        &format!("{} lengths 0..=200", engine.name()),
         &jobs,
         &digests,
     );
 }
 
-fn random_mix<A: Algorithm<Family = mbhash::alg::Sha256Family>>(engine: Sha256Engine, seed: u64) {
+fn random_mix<A: Algorithm>(engine: <A::Family as mbhash::alg::Family>::Engine, seed: u64) {
     let mut rng = Rng::new(seed);
     for round in 0..6 {
         let count = 1 + rng.below(40);
@@ -39,28 +39,30 @@ fn random_mix<A: Algorithm<Family = mbhash::alg::Sha256Family>>(engine: Sha256En
             .collect();
         let digests = run_jobs::<A>(engine, &jobs, &mut rng);
         check_digests::<A>(
-            &format!("{} random round {round}", engine.kind().name()),
+            &format!("{} random round {round}", engine.name()),
             &jobs,
             &digests,
         );
     }
 }
 
-fn lane_fills<A: Algorithm<Family = mbhash::alg::Sha256Family>>(engine: Sha256Engine) {
-    use mbhash::engine::LaneEngine;
+fn lane_fills<A: Algorithm>(engine: <A::Family as mbhash::alg::Family>::Engine) {
     let mut rng = Rng::new(7);
     for fill in 1..=engine.lanes() + 1 {
         // Ragged lengths around block boundaries.
         let jobs: Vec<Job> = (0..fill)
             .map(|i| {
-                let len = [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000, 4096][i % 12]
-                    + rng.below(3) * 64;
+                let len = [
+                    0, 1, 55, 56, 63, 64, 65, 111, 112, 119, 120, 127, 128, 129, 239, 240, 255,
+                    256, 1000, 4096,
+                ][i % 20]
+                    + rng.below(3) * 128;
                 Job::random(&mut rng, len, false)
             })
             .collect();
         let digests = run_jobs::<A>(engine, &jobs, &mut rng);
         check_digests::<A>(
-            &format!("{} fill {fill}", engine.kind().name()),
+            &format!("{} fill {fill}", engine.name()),
             &jobs,
             &digests,
         );
@@ -148,4 +150,47 @@ fn hashers_match_sha2_with_random_updates() {
             assert_eq!(h.finalize()[..], sha2::Sha224::digest(b"abc")[..]);
         }
     }
+}
+
+/// Lengths around the SHA-512 padding boundaries, every engine, every variant.
+fn sha512_family<A: Algorithm>()
+where
+    A::Family: TestFamily,
+{
+    for engine in <A::Family as TestFamily>::engines() {
+        every_length::<A>(engine);
+        lane_fills::<A>(engine);
+        let mut rng = Rng::new(0x512);
+        let jobs: Vec<Job> = [111, 112, 127, 128, 239, 240, 255, 256]
+            .iter()
+            .flat_map(|&l| [l, l + 1, l.max(1) - 1])
+            .map(|l| Job::random(&mut rng, l, false))
+            .collect();
+        let digests = run_jobs::<A>(engine, &jobs, &mut rng);
+        check_digests::<A>(&format!("{} boundaries", engine.name()), &jobs, &digests);
+    }
+    random_mix::<A>(<A::Family as TestFamily>::engines()[0], 0x5120);
+}
+
+#[test]
+fn sha512_differential() {
+    sha512_family::<Sha512>();
+    for engine in common::sha512_engines() {
+        random_mix::<Sha512>(engine, 0x51);
+    }
+}
+
+#[test]
+fn sha384_differential() {
+    sha512_family::<Sha384>();
+}
+
+#[test]
+fn sha512_256_differential() {
+    sha512_family::<Sha512_256>();
+}
+
+#[test]
+fn sha512_224_differential() {
+    sha512_family::<Sha512_224>();
 }

@@ -8,10 +8,10 @@ mod common;
 
 use common::{Job, Rng, run_jobs, sha256_engines};
 use mbhash::alg::Sha256;
-use mbhash::engine::{LaneEngine, Sha256Engine, Sha256Kind, Step};
+use mbhash::engine::{LaneEngine, Sha256Engine, Step};
 
 fn reference(jobs: &[Job]) -> Vec<[u8; 32]> {
-    let scalar = Sha256Engine::new(Sha256Kind::Scalar).unwrap();
+    let scalar = Sha256Engine::from_name("scalar").unwrap();
     run_jobs::<Sha256>(scalar, jobs, &mut Rng::new(0))
 }
 
@@ -79,7 +79,7 @@ fn auto_plan_is_sane() {
     } else {
         (1u32 << auto.lanes()) - 1
     };
-    if Sha256Kind::ShaNi.is_supported() {
+    if Sha256Engine::is_supported("shani") {
         assert!(matches!(auto.choose(1), Step::Narrow1 | Step::Narrow2));
         assert_ne!(auto.choose(full), Step::Scalar);
     } else {

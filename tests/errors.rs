@@ -134,15 +134,17 @@ fn unknown_and_unsupported_engines_list_the_valid_ones() {
     for name in ["auto", "scalar", "shani", "shani-x2", "avx2", "avx512"] {
         assert!(text.contains(name), "{text} lacks {name}");
     }
-    for kind in mbhash::engine::Sha256Kind::ALL {
-        match Sha256Engine::new(kind) {
-            Ok(e) => assert_eq!(e.kind(), kind),
+    for name in Sha256Engine::names() {
+        match Sha256Engine::from_name(name) {
+            Ok(e) => assert_eq!(e.name(), name),
             Err(e) => {
-                assert!(!kind.is_supported());
+                assert!(!Sha256Engine::is_supported(name));
                 assert!(e.to_string().contains("unsupported"), "{e}");
             }
         }
     }
+    let err = mbhash::engine::Sha512Engine::from_name("shani").unwrap_err();
+    assert!(err.to_string().contains("valid engines: auto, scalar, avx2, avx512"), "{err}");
 }
 
 /// Buffered chunks (shorter than a block) come back at once as Idle; the

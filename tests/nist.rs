@@ -5,8 +5,9 @@
 
 mod common;
 
-use common::{Job, Rng, run_jobs, sha256_engines};
-use mbhash::alg::{Algorithm, Sha224, Sha256, Sha256Family};
+use common::{Job, Rng, TestFamily, run_jobs};
+use mbhash::alg::{Algorithm, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use mbhash::engine::LaneEngine;
 
 /// One vector: the message and its digest.
 struct Vector {
@@ -48,7 +49,10 @@ fn load(file: &str) -> Vec<Vector> {
     out
 }
 
-fn check<A: Algorithm<Family = Sha256Family>>(file: &str) {
+fn check<A: Algorithm>(file: &str)
+where
+    A::Family: TestFamily,
+{
     let vectors = load(file);
     let msgs: Vec<&[u8]> = vectors.iter().map(|v| v.msg.as_slice()).collect();
 
@@ -75,7 +79,7 @@ fn check<A: Algorithm<Family = Sha256Family>>(file: &str) {
 
     // The manager on every engine, whole and in random parts.
     let mut rng = Rng::new(0x4e157);
-    for engine in sha256_engines() {
+    for engine in <A::Family as TestFamily>::engines() {
         for split in [false, true] {
             let jobs: Vec<Job> = vectors
                 .iter()
@@ -92,7 +96,7 @@ fn check<A: Algorithm<Family = Sha256Family>>(file: &str) {
                     d.as_ref(),
                     v.md.as_slice(),
                     "{file} manager {} split={split}, {} bytes",
-                    engine.kind().name(),
+                    engine.name(),
                     v.msg.len()
                 );
             }
@@ -118,4 +122,44 @@ fn sha224_short() {
 #[test]
 fn sha224_long() {
     check::<Sha224>("SHA224LongMsg.rsp");
+}
+
+#[test]
+fn sha512_short() {
+    check::<Sha512>("SHA512ShortMsg.rsp");
+}
+
+#[test]
+fn sha512_long() {
+    check::<Sha512>("SHA512LongMsg.rsp");
+}
+
+#[test]
+fn sha384_short() {
+    check::<Sha384>("SHA384ShortMsg.rsp");
+}
+
+#[test]
+fn sha384_long() {
+    check::<Sha384>("SHA384LongMsg.rsp");
+}
+
+#[test]
+fn sha512_256_short() {
+    check::<Sha512_256>("SHA512_256ShortMsg.rsp");
+}
+
+#[test]
+fn sha512_256_long() {
+    check::<Sha512_256>("SHA512_256LongMsg.rsp");
+}
+
+#[test]
+fn sha512_224_short() {
+    check::<Sha512_224>("SHA512_224ShortMsg.rsp");
+}
+
+#[test]
+fn sha512_224_long() {
+    check::<Sha512_224>("SHA512_224LongMsg.rsp");
 }

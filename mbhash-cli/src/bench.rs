@@ -8,7 +8,9 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use mbhash_core::alg::{self, Algorithm, Family};
-use mbhash_core::engine::{LaneEngine, Sha256Engine};
+use mbhash_core::engine::{
+    Engine, Kernels, LaneEngine, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels,
+};
 
 /// Parsed options.
 #[derive(Debug)]
@@ -153,9 +155,26 @@ pub fn run(o: &Options) -> Result<(), String> {
                 let engine = sha256_engine(o)?;
                 bench_sha::<alg::Sha224, sha2::Sha224>(o, engine, sample)
             }
+            "sha512" => {
+                let engine = sha512_engine(o)?;
+                bench_sha::<alg::Sha512, sha2::Sha512>(o, engine, sample)
+            }
+            "sha384" => {
+                let engine = sha512_engine(o)?;
+                bench_sha::<alg::Sha384, sha2::Sha384>(o, engine, sample)
+            }
+            "sha512-256" => {
+                let engine = sha512_engine(o)?;
+                bench_sha::<alg::Sha512_256, sha2::Sha512_256>(o, engine, sample)
+            }
+            "sha512-224" => {
+                let engine = sha512_engine(o)?;
+                bench_sha::<alg::Sha512_224, sha2::Sha512_224>(o, engine, sample)
+            }
             other => {
                 return Err(format!(
-                    "bench: unknown algorithm '{other}' (known: sha256, sha224)"
+                    "bench: unknown algorithm '{other}' (known: {})",
+                    ALGOS.join(", ")
                 ));
             }
         }
@@ -166,11 +185,29 @@ pub fn run(o: &Options) -> Result<(), String> {
     Ok(())
 }
 
-fn sha256_engine(o: &Options) -> Result<Sha256Engine, String> {
+/// Algorithms `--algo` accepts.
+const ALGOS: [&str; 6] = [
+    "sha256",
+    "sha224",
+    "sha512",
+    "sha384",
+    "sha512-256",
+    "sha512-224",
+];
+
+fn engine_for<K: Kernels>(o: &Options) -> Result<Engine<K>, String> {
     match &o.engine {
-        Some(name) => Sha256Engine::from_name(name).map_err(|e| e.to_string()),
-        None => Sha256Engine::configured().map_err(|e| e.to_string()),
+        Some(name) => Engine::<K>::from_name(name).map_err(|e| e.to_string()),
+        None => Engine::<K>::configured().map_err(|e| e.to_string()),
     }
+}
+
+fn sha256_engine(o: &Options) -> Result<Sha256Engine, String> {
+    engine_for::<Sha256Kernels>(o)
+}
+
+fn sha512_engine(o: &Options) -> Result<Sha512Engine, String> {
+    engine_for::<Sha512Kernels>(o)
 }
 
 /// Median of the samples, in seconds.

@@ -17,7 +17,8 @@ commands:
 bench options:
   --quick            a short run (under 30 s)
   --json             one JSON object per line instead of a table
-  --algo LIST        algorithms, comma-separated (default: sha256)
+  --algo LIST        sha256,sha224,sha512,sha384,sha512-256,sha512-224
+                     (comma-separated; default: sha256)
   --engine NAME      engine for mbhash rows (default: the configured one)
   --sizes LIST       message sizes, e.g. 64,4K,128K
   --streams LIST     messages in flight, e.g. 1,2,4,8,16,64
@@ -25,6 +26,7 @@ bench options:
 
 environment:
   MBHASH_SHA256_ENGINE   auto|scalar|shani|shani-x2|avx2|avx512
+  MBHASH_SHA512_ENGINE   auto|scalar|avx2|avx512
   MBHASH_DISABLE         hide CPU features from detection, e.g. avx512,shani
 ";
 
@@ -52,41 +54,48 @@ fn main() -> ExitCode {
     }
 }
 
-/// `mbhash engines`: every engine, whether this CPU runs it, and what `auto`
-/// does with 1..=16 busy lanes.
+/// `mbhash engines`: every engine per family, whether this CPU runs it, the
+/// configured one, and what `auto` does with 1..=lanes busy lanes.
 fn engines() -> Result<(), String> {
-    use mbhash_core::engine::{LaneEngine, Sha256Engine, Sha256Kind};
+    use mbhash_core::engine::{Sha256Kernels, Sha512Kernels};
+    family::<Sha256Kernels>("sha256, sha224")?;
+    println!();
+    family::<Sha512Kernels>("sha512, sha384, sha512-256, sha512-224")
+}
 
-    let auto = Sha256Engine::auto();
-    let configured = Sha256Engine::configured().map_err(|e| e.to_string())?;
-    println!("sha256 / sha224 engines (MBHASH_SHA256_ENGINE):");
-    for kind in Sha256Kind::ALL {
-        let mark = if kind == configured.kind() {
-            "  <- configured"
+fn family<K: mbhash_core::engine::Kernels>(algos: &str) -> Result<(), String> {
+    use mbhash_core::engine::{Engine, LaneEngine, Step};
+
+    let auto = Engine::<K>::auto();
+    let configured = Engine::<K>::configured().map_err(|e| e.to_string())?;
+    println!("{} engines ({algos}; set with {}):", K::FAMILY, K::ENV_VAR);
+    for name in Engine::<K>::names() {
+        let support = if Engine::<K>::is_supported(name) {
+            "supported"
+        } else {
+            "unsupported"
+        };
+        let mark = if name == configured.name() {
+            "  <- in use"
         } else {
             ""
         };
-        println!(
-            "  {:<9} {:<13}{mark}",
-            kind.name(),
-            if kind.is_supported() {
-                "supported"
-            } else {
-                "unsupported"
-            },
-        );
+        println!("  {name:<9} {support:<12}{mark}");
     }
-    println!("  auto: {} lanes; per-block cost measured on this CPU (ns):", auto.lanes());
-    for step in mbhash_core::engine::Step::ALL {
+    println!(
+        "  auto: {} lanes; cost per block per kernel call, measured on this CPU:",
+        auto.lanes()
+    );
+    for step in Step::ALL {
         let c = auto.plan().cost[step as usize];
         if c.is_finite() {
-            println!("    {:<9} {c:>7.1}", Sha256Engine::step_name(step));
+            println!("    {:<9} {c:>7.1} ns", Engine::<K>::step_name(step));
         }
     }
-    print!("  auto runs k busy lanes (k = 1..={}) on:", auto.lanes());
+    print!("  auto runs k busy lanes on:");
     for k in 1..=auto.lanes() as u32 {
-        let busy = (1u32 << k) - 1;
-        print!(" {k}:{}", Sha256Engine::step_name(auto.choose(busy)));
+        let busy = if k >= 32 { u32::MAX } else { (1u32 << k) - 1 };
+        print!(" {k}:{}", Engine::<K>::step_name(auto.choose(busy)));
     }
     println!();
     Ok(())

@@ -19,7 +19,7 @@ mod sealed {
 
 /// A family of algorithms sharing one compression function.
 ///
-/// Sealed: implemented only for [`Sha256Family`] (and later families).
+/// Sealed: implemented only for [`Sha256Family`] and [`Sha512Family`].
 pub trait Family: sealed::Sealed + Sized + 'static {
     /// State word: `u32` or `u64`.
     type Word: Copy + Eq + Debug + Default + Send + Sync + 'static;
@@ -126,3 +126,74 @@ impl Algorithm for Sha224 {
     const IV: [u32; 8] = mbhash_simd::sha256::IV_224;
     const ZERO_OUTPUT: [u8; 28] = [0; 28];
 }
+
+/// SHA-512, SHA-384, SHA-512/256 and SHA-512/224: 64-bit words, 128-byte
+/// blocks, a 128-bit length field.
+#[derive(Debug)]
+pub enum Sha512Family {}
+
+impl sealed::Sealed for Sha512Family {}
+
+impl Family for Sha512Family {
+    type Word = u64;
+    type Block = [u8; 128];
+    type Engine = crate::engine::Sha512Engine;
+    const BLOCK_LEN: usize = 128;
+    const ZERO_BLOCK: [u8; 128] = [0; 128];
+    const LENGTH_LEN: usize = 16;
+
+    #[inline]
+    fn split_blocks(data: &[u8]) -> (&[[u8; 128]], &[u8]) {
+        data.as_chunks::<128>()
+    }
+
+    #[inline]
+    fn bytes_mut(blocks: &mut [[u8; 128]; 2]) -> &mut [u8] {
+        blocks.as_flattened_mut()
+    }
+
+    #[inline]
+    fn write_length(field: &mut [u8], total_bytes: u64) {
+        field.copy_from_slice(&(u128::from(total_bytes) * 8).to_be_bytes());
+    }
+
+    #[inline]
+    fn write_digest(state: &[u64; 8], out: &mut [u8]) {
+        for (chunk, word) in out.chunks_mut(8).zip(state) {
+            chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+        }
+    }
+}
+
+macro_rules! sha512_variant {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $iv:ident, $len:literal) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub enum $ty {}
+
+        impl Algorithm for $ty {
+            type Family = Sha512Family;
+            type Output = [u8; $len];
+            const NAME: &'static str = $name;
+            const IV: [u64; 8] = mbhash_simd::sha512::$iv;
+            const ZERO_OUTPUT: [u8; $len] = [0; $len];
+        }
+    };
+}
+
+sha512_variant!(
+    /// Marker for SHA-512 (FIPS 180-4).
+    Sha512, "sha512", IV, 64
+);
+sha512_variant!(
+    /// Marker for SHA-384: SHA-512 with its own IV, truncated to 48 bytes.
+    Sha384, "sha384", IV_384, 48
+);
+sha512_variant!(
+    /// Marker for SHA-512/256 (ZFS's "sha512" checksum): its own IV, 32 bytes.
+    Sha512_256, "sha512-256", IV_512_256, 32
+);
+sha512_variant!(
+    /// Marker for SHA-512/224: its own IV, 28 bytes.
+    Sha512_224, "sha512-224", IV_512_224, 28
+);

@@ -1,6 +1,7 @@
 //! One-stream hashers with the RustCrypto `digest` traits.
 //!
-//! [`Sha256`] and [`Sha224`] drop into code written for the `sha2` crate:
+//! [`Sha256`], [`Sha224`], [`Sha512`], [`Sha384`], [`Sha512_256`] and
+//! [`Sha512_224`] drop into code written for the `sha2` crate:
 //! they implement `Digest` (through `Update`, `FixedOutput`, `Default` and
 //! `HashMarker`), `Reset` and `FixedOutputReset`, and `std::io::Write`.
 //!
@@ -33,6 +34,14 @@ pub struct Hasher<A: Algorithm> {
 pub type Sha256 = Hasher<alg::Sha256>;
 /// SHA-224, a drop-in for `sha2::Sha224`.
 pub type Sha224 = Hasher<alg::Sha224>;
+/// SHA-512, a drop-in for `sha2::Sha512`.
+pub type Sha512 = Hasher<alg::Sha512>;
+/// SHA-384, a drop-in for `sha2::Sha384`.
+pub type Sha384 = Hasher<alg::Sha384>;
+/// SHA-512/256, a drop-in for `sha2::Sha512_256`.
+pub type Sha512_256 = Hasher<alg::Sha512_256>;
+/// SHA-512/224, a drop-in for `sha2::Sha512_224`.
+pub type Sha512_224 = Hasher<alg::Sha512_224>;
 
 impl<A: Algorithm> Hasher<A> {
     /// A hasher on the configured engine.
@@ -182,3 +191,7 @@ macro_rules! digest_traits {
 
 digest_traits!(alg::Sha256, digest::consts::U32);
 digest_traits!(alg::Sha224, digest::consts::U28);
+digest_traits!(alg::Sha512, digest::consts::U64);
+digest_traits!(alg::Sha384, digest::consts::U48);
+digest_traits!(alg::Sha512_256, digest::consts::U32);
+digest_traits!(alg::Sha512_224, digest::consts::U28);

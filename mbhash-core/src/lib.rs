@@ -3,9 +3,10 @@
 //! * [`JobManager`]: ISA-L-style `submit` / `flush` of independent jobs
 //!   packed into SIMD lanes, with multi-part streams ([`Context`], [`Flags`]).
 //! * [`hash_many`]: many messages at once.
-//! * [`Sha256`], [`Sha224`]: one-stream hashers with the `digest` traits.
+//! * [`Sha256`], [`Sha224`], [`Sha512`], [`Sha384`], [`Sha512_256`],
+//!   [`Sha512_224`]: one-stream hashers with the `digest` traits.
 //! * [`engine`]: run-time choice of kernels (`auto` measures this CPU), with
-//!   overrides by name (`MBHASH_SHA256_ENGINE`).
+//!   overrides by name (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`).
 //!
 //! ```
 //! use mbhash_core::{alg, hash_many, Sha256};
@@ -20,9 +21,10 @@ mod hasher;
 mod manager;
 mod many;
 
-pub use hasher::{Hasher, Sha224, Sha256};
+pub use hasher::{Hasher, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 pub use manager::{
     Context, ErrorKind, Flags, JobManager, Sha224Context, Sha224Manager, Sha256Context,
-    Sha256Manager, Status, SubmitError,
+    Sha256Manager, Sha384Context, Sha384Manager, Sha512_224Context, Sha512_224Manager,
+    Sha512_256Context, Sha512_256Manager, Sha512Context, Sha512Manager, Status, SubmitError,
 };
 pub use many::{hash_many, hash_many_into, hash_many_with};

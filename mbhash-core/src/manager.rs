@@ -55,7 +55,10 @@
 use core::fmt;
 use core::ops::BitOr;
 
-use crate::alg::{Algorithm, BlockOf, Family, MAX_LANES, Sha224, Sha256, StateOf};
+use crate::alg::{
+    Algorithm, BlockOf, Family, MAX_LANES, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
+    StateOf,
+};
 use crate::engine::{EngineError, LaneEngine};
 
 /// How a chunk relates to its stream (values as in ISA-L crypto).
@@ -347,8 +350,9 @@ enum Stage {
     Prefix,
     /// Whole blocks straight from the caller's data.
     Middle,
-    /// The padded tail in the context's buffer: 1 or 2 blocks.
-    Suffix(usize),
+    /// The padded tail in the context's buffer: blocks `from..to` (of 1 or 2)
+    /// are still to be compressed.
+    Suffix { from: usize, to: usize },
     /// Nothing left to compress.
     Done,
 }
@@ -377,7 +381,7 @@ impl<'a, A: Algorithm> Lane<'a, A> {
         match self.stage {
             Stage::Prefix => &ctx.buf[..1],
             Stage::Middle => <A::Family as Family>::split_blocks(self.data).0,
-            Stage::Suffix(k) => &ctx.buf[..k],
+            Stage::Suffix { from, to } => &ctx.buf[from..to],
             Stage::Done => &[],
         }
     }
@@ -388,7 +392,13 @@ impl<'a, A: Algorithm> Lane<'a, A> {
         match self.stage {
             Stage::Prefix => self.stage = Stage::Middle,
             Stage::Middle => self.data = &self.data[n * <A::Family as Family>::BLOCK_LEN..],
-            Stage::Suffix(_) => self.stage = Stage::Done,
+            Stage::Suffix { from, to } => {
+                self.stage = if from + n < to {
+                    Stage::Suffix { from: from + n, to }
+                } else {
+                    Stage::Done
+                }
+            }
             Stage::Done => {}
         }
         self.settle();
@@ -409,7 +419,10 @@ impl<'a, A: Algorithm> Lane<'a, A> {
         if self.last {
             let blocks = pad::<A::Family>(&mut ctx.buf, ctx.buf_len, ctx.total_len);
             ctx.buf_len = 0;
-            self.stage = Stage::Suffix(blocks);
+            self.stage = Stage::Suffix {
+                from: 0,
+                to: blocks,
+            };
         } else {
             self.stage = Stage::Done;
         }
@@ -439,6 +452,22 @@ pub type Sha224Manager<'a> = JobManager<'a, Sha224>;
 pub type Sha256Context = Context<Sha256>;
 /// A SHA-224 stream context.
 pub type Sha224Context = Context<Sha224>;
+/// A SHA-512 job manager.
+pub type Sha512Manager<'a> = JobManager<'a, Sha512>;
+/// A SHA-384 job manager.
+pub type Sha384Manager<'a> = JobManager<'a, Sha384>;
+/// A SHA-512/256 job manager.
+pub type Sha512_256Manager<'a> = JobManager<'a, Sha512_256>;
+/// A SHA-512/224 job manager.
+pub type Sha512_224Manager<'a> = JobManager<'a, Sha512_224>;
+/// A SHA-512 stream context.
+pub type Sha512Context = Context<Sha512>;
+/// A SHA-384 stream context.
+pub type Sha384Context = Context<Sha384>;
+/// A SHA-512/256 stream context.
+pub type Sha512_256Context = Context<Sha512_256>;
+/// A SHA-512/224 stream context.
+pub type Sha512_224Context = Context<Sha512_224>;
 
 impl<A: Algorithm> Default for JobManager<'_, A> {
     fn default() -> Self {

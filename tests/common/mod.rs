@@ -6,31 +6,68 @@ mod simd_common;
 
 use std::collections::VecDeque;
 
-use mbhash::alg::{Algorithm, Family};
-use mbhash::engine::{Sha256Engine, Sha256Kind};
+use mbhash::alg::{Algorithm, Family, Sha256Family, Sha512Family};
+use mbhash::engine::{
+    Engine, Kernels, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels,
+};
 use mbhash::{Context, Flags, JobManager, Status};
 use mbhash_simd::cpu::Feature;
 pub use simd_common::{Rng, token_or_skip};
 
-/// Every SHA-256 engine this CPU runs; prints a SKIPPED line for the others
-/// (and panics for those `MBHASH_REQUIRE` names).
-pub fn sha256_engines() -> Vec<Sha256Engine> {
-    Sha256Kind::ALL
-        .into_iter()
-        .filter_map(|kind| {
-            let feature = match kind {
-                Sha256Kind::Auto | Sha256Kind::Scalar => None,
-                Sha256Kind::ShaNi | Sha256Kind::ShaNiX2 => Some(Feature::ShaNi),
-                Sha256Kind::Avx2 => Some(Feature::Avx2),
-                Sha256Kind::Avx512 => Some(Feature::Avx512),
+/// Every engine of a family that this CPU runs; prints a SKIPPED line for the
+/// others (and panics for those `MBHASH_REQUIRE` names).
+pub fn engines<K: Kernels>() -> Vec<Engine<K>> {
+    Engine::<K>::names()
+        .filter_map(|name| {
+            let feature = match name {
+                "shani" | "shani-x2" => Some(Feature::ShaNi),
+                "avx2" => Some(Feature::Avx2),
+                "avx512" => Some(Feature::Avx512),
+                _ => None,
             };
-            let engine = Sha256Engine::new(kind).ok();
+            let engine = Engine::<K>::from_name(name).ok();
             match feature {
-                None => engine,
-                Some(f) => token_or_skip(f, &format!("sha256 engine {}", kind.name()), engine),
+                None => Some(engine.expect("auto and scalar always run")),
+                Some(f) => token_or_skip(f, &format!("{} engine {name}", K::FAMILY), engine),
             }
         })
         .collect()
+}
+
+/// Every SHA-256 engine this CPU runs.
+pub fn sha256_engines() -> Vec<Sha256Engine> {
+    engines::<Sha256Kernels>()
+}
+
+/// Every SHA-512 engine this CPU runs.
+pub fn sha512_engines() -> Vec<Sha512Engine> {
+    engines::<Sha512Kernels>()
+}
+
+/// A family whose engines the tests can list.
+pub trait TestFamily: Family {
+    /// Every engine of the family that this CPU runs.
+    fn engines() -> Vec<Self::Engine>;
+    /// The reference (scalar) engine.
+    fn scalar() -> Self::Engine;
+}
+
+impl TestFamily for Sha256Family {
+    fn engines() -> Vec<Sha256Engine> {
+        sha256_engines()
+    }
+    fn scalar() -> Sha256Engine {
+        Sha256Engine::from_name("scalar").unwrap()
+    }
+}
+
+impl TestFamily for Sha512Family {
+    fn engines() -> Vec<Sha512Engine> {
+        sha512_engines()
+    }
+    fn scalar() -> Sha512Engine {
+        Sha512Engine::from_name("scalar").unwrap()
+    }
 }
 
 /// One job: a message in a buffer (at an offset, so it can be unaligned) cut

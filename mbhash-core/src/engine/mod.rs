@@ -12,18 +12,36 @@
 //!
 //! An engine can be forced by name, through an API (`JobManager::with_engine`)
 //! or an environment variable read once per process
-//! (`MBHASH_SHA256_ENGINE`). An unknown or unsupported name is an
-//! [`EngineError`] that lists the valid names; there is no silent fallback.
+//! (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`). An unknown or unsupported
+//! name is an [`EngineError`] that lists the valid names; there is no silent
+//! fallback.
+//!
+//! ```
+//! use mbhash_core::engine::Sha256Engine;
+//! let scalar = Sha256Engine::from_name("scalar").unwrap();
+//! assert_eq!(scalar.name(), "scalar");
+//! let err = Sha256Engine::from_name("sha3").unwrap_err();
+//! assert!(err.to_string().contains("valid engines: auto, scalar"));
+//! ```
 
 mod plan;
 mod sha256;
+mod sha512;
 
 pub use plan::{Plan, Step};
-pub use sha256::{Sha256Engine, Sha256Kind};
+pub use sha256::Sha256Kernels;
+pub use sha512::Sha512Kernels;
 
 use core::fmt;
+use std::sync::OnceLock;
+use std::time::Instant;
 
 use crate::alg::{Family, MAX_LANES};
+
+/// The SHA-256 / SHA-224 engine.
+pub type Sha256Engine = Engine<Sha256Kernels>;
+/// The SHA-512 family's engine.
+pub type Sha512Engine = Engine<Sha512Kernels>;
 
 /// What the job manager needs from an engine.
 pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
@@ -55,6 +73,318 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
     /// # Errors
     /// When the variable names an unknown or unsupported engine.
     fn configured() -> Result<Self, EngineError>;
+}
+
+/// A family's set of kernels, as detected on this CPU: the ISA-specific half
+/// of an [`Engine`].
+pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
+    /// The family the kernels compress.
+    type Family: Family;
+    /// Family name in messages, e.g. `"sha256"`.
+    const FAMILY: &'static str;
+    /// The environment variable that names the configured engine.
+    const ENV_VAR: &'static str;
+    /// Engine names (but `auto`) and the steps each may run.
+    const KINDS: &'static [(&'static str, &'static [Step])];
+    /// Lanes of the mid-width kernel (0 if none).
+    const MID_WIDTH: u32;
+    /// Lanes of the wide kernel (0 if none).
+    const WIDE_WIDTH: u32;
+
+    /// Detects the kernels (each a proof token, `None` when unavailable).
+    fn detect() -> Self;
+    /// True if this CPU runs `step`.
+    fn has(&self, step: Step) -> bool;
+    /// The kernel name behind a step, as shown by `mbhash engines`.
+    fn step_name(step: Step) -> &'static str;
+    /// Runs one lane on a one-lane step (`Scalar` or `Narrow1`).
+    fn run_one(
+        &self,
+        step: Step,
+        state: &mut [<Self::Family as Family>::Word; 8],
+        blocks: &[<Self::Family as Family>::Block],
+    );
+    /// Runs two lanes on the two-lane step.
+    fn run_pair(
+        &self,
+        states: [&mut [<Self::Family as Family>::Word; 8]; 2],
+        blocks: [&[<Self::Family as Family>::Block]; 2],
+    );
+    /// Runs one aligned group of `MID_WIDTH` or `WIDE_WIDTH` lanes.
+    fn run_group(
+        &self,
+        step: Step,
+        states: &mut [[<Self::Family as Family>::Word; 8]],
+        blocks: &[&[<Self::Family as Family>::Block]],
+    );
+    /// The process-wide `auto` engine cell.
+    fn auto_cell() -> &'static OnceLock<Engine<Self>>;
+    /// The process-wide configured engine cell.
+    fn configured_cell() -> &'static OnceLock<Result<Engine<Self>, EngineError>>;
+}
+
+/// An engine: the kernels it may run and the plan that picks among them.
+#[derive(Clone, Copy, Debug)]
+pub struct Engine<K: Kernels> {
+    name: &'static str,
+    lanes: u8,
+    plan: Plan,
+    kernels: K,
+}
+
+impl<K: Kernels> Engine<K> {
+    /// Every engine name of the family, `auto` first.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        core::iter::once("auto").chain(K::KINDS.iter().map(|(n, _)| *n))
+    }
+
+    /// True if the named engine runs on this CPU (after `MBHASH_DISABLE`).
+    pub fn is_supported(name: &str) -> bool {
+        if name == "auto" {
+            return true;
+        }
+        let kernels = K::detect();
+        K::KINDS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .is_some_and(|(_, steps)| steps.iter().all(|s| kernels.has(*s)))
+    }
+
+    /// The engine with this name.
+    ///
+    /// # Errors
+    /// Unknown or unsupported names; the error lists the valid ones.
+    pub fn from_name(name: &str) -> Result<Self, EngineError> {
+        if name == "auto" {
+            return Ok(Self::auto());
+        }
+        let Some((name, steps)) = K::KINDS.iter().find(|(n, _)| *n == name) else {
+            return Err(Self::error(name, EngineErrorKind::Unknown));
+        };
+        if !Self::is_supported(name) {
+            return Err(Self::error(name, EngineErrorKind::Unsupported));
+        }
+        let kernels = K::detect();
+        Ok(Engine {
+            name,
+            lanes: steps.iter().map(|s| Self::width(*s)).max().unwrap_or(1) as u8,
+            plan: Plan::only(steps, K::MID_WIDTH, K::WIDE_WIDTH),
+            kernels,
+        })
+    }
+
+    /// The `auto` engine: every supported kernel, chosen per call by costs
+    /// measured once per process.
+    pub fn auto() -> Self {
+        *K::auto_cell().get_or_init(|| {
+            let kernels = K::detect();
+            let lanes = Step::ALL
+                .into_iter()
+                .filter(|s| kernels.has(*s))
+                .map(Self::width)
+                .max()
+                .unwrap_or(1);
+            let mut engine = Engine {
+                name: "auto",
+                lanes: lanes as u8,
+                plan: Plan::only(&[], K::MID_WIDTH, K::WIDE_WIDTH),
+                kernels,
+            };
+            engine.plan = engine.calibrate();
+            engine
+        })
+    }
+
+    /// The engine's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The plan: per-step costs (for `auto`, measured on this CPU).
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The step this engine runs for `busy` lanes: e.g. how `auto` runs a
+    /// flush with 3 lanes left.
+    pub fn choose(&self, busy: u32) -> Step {
+        self.plan.choose(busy)
+    }
+
+    /// The kernel name behind a step of this family.
+    pub fn step_name(step: Step) -> &'static str {
+        K::step_name(step)
+    }
+
+    fn width(step: Step) -> u32 {
+        match step {
+            Step::Scalar | Step::Narrow1 => 1,
+            Step::Narrow2 => 2,
+            Step::Mid => K::MID_WIDTH,
+            Step::Wide => K::WIDE_WIDTH,
+        }
+    }
+
+    fn error(name: &str, kind: EngineErrorKind) -> EngineError {
+        EngineError {
+            family: K::FAMILY,
+            name: name.to_string(),
+            kind,
+            valid: Self::names().collect(),
+            supported: Self::names()
+                .filter(|n| Self::is_supported(n))
+                .collect(),
+            source: None,
+        }
+    }
+
+    /// Measures each available kernel: nanoseconds per block per call with
+    /// all of its lanes busy, the minimum over a few repetitions.
+    fn calibrate(&self) -> Plan {
+        const N: usize = 8;
+        const REPS: usize = 9;
+        let data = [<K::Family as Family>::ZERO_BLOCK; N];
+        let blocks: [&[<K::Family as Family>::Block]; MAX_LANES] = [&data[..]; MAX_LANES];
+        let mut states = [[<K::Family as Family>::Word::default(); 8]; MAX_LANES];
+        let mut best = [f32::INFINITY; 5];
+        for rep in 0..REPS {
+            for step in Step::ALL.into_iter().filter(|s| self.kernels.has(*s)) {
+                let busy = (1u32 << Self::width(step)) - 1;
+                let t = Instant::now();
+                self.run(step, &mut states, &blocks, busy);
+                let ns = t.elapsed().as_nanos() as f32 / N as f32;
+                // The first two repetitions warm caches and clocks.
+                if rep >= 2 && ns < best[step as usize] {
+                    best[step as usize] = ns;
+                }
+            }
+        }
+        std::hint::black_box(&states);
+        Plan {
+            cost: best.map(|c| c.max(f32::MIN_POSITIVE)),
+            mid_width: K::MID_WIDTH,
+            wide_width: K::WIDE_WIDTH,
+        }
+    }
+
+    #[inline]
+    fn run(
+        &self,
+        step: Step,
+        states: &mut [[<K::Family as Family>::Word; 8]; MAX_LANES],
+        blocks: &[&[<K::Family as Family>::Block]; MAX_LANES],
+        busy: u32,
+    ) {
+        let k = &self.kernels;
+        match step {
+            Step::Mid | Step::Wide => {
+                let w = Self::width(step) as usize;
+                let mask = (1u32 << w) - 1;
+                for (g, group) in states.chunks_exact_mut(w).enumerate() {
+                    if busy & (mask << (g * w)) != 0 {
+                        k.run_group(step, group, &blocks[g * w..(g + 1) * w]);
+                    }
+                }
+            }
+            Step::Narrow1 | Step::Narrow2 => {
+                let pairs = step == Step::Narrow2 && self.plan.allows(Step::Narrow2);
+                let mut pending: Option<usize> = None;
+                for i in (0..MAX_LANES).filter(|i| busy & (1 << i) != 0) {
+                    match pending {
+                        Some(j) if pairs => {
+                            let [a, b] = states
+                                .get_disjoint_mut([j, i])
+                                .expect("distinct lanes in range");
+                            k.run_pair([a, b], [blocks[j], blocks[i]]);
+                            pending = None;
+                        }
+                        _ if pairs => pending = Some(i),
+                        _ => k.run_one(Step::Narrow1, &mut states[i], blocks[i]),
+                    }
+                }
+                if let Some(j) = pending {
+                    if self.plan.allows(Step::Narrow1) {
+                        k.run_one(Step::Narrow1, &mut states[j], blocks[j]);
+                    } else {
+                        // A two-lane-only engine runs an odd lane beside a dummy.
+                        let mut dummy = states[j];
+                        k.run_pair([&mut states[j], &mut dummy], [blocks[j]; 2]);
+                    }
+                }
+            }
+            Step::Scalar => {
+                for i in (0..MAX_LANES).filter(|i| busy & (1 << i) != 0) {
+                    k.run_one(Step::Scalar, &mut states[i], blocks[i]);
+                }
+            }
+        }
+    }
+}
+
+impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
+    #[inline]
+    fn lanes(&self) -> usize {
+        self.lanes as usize
+    }
+
+    #[inline]
+    fn compress_lanes(
+        &self,
+        states: &mut [[<K::Family as Family>::Word; 8]; MAX_LANES],
+        blocks: &[&[<K::Family as Family>::Block]; MAX_LANES],
+        busy: u32,
+    ) {
+        if busy != 0 {
+            self.run(self.plan.choose(busy), states, blocks, busy);
+        }
+    }
+
+    #[inline]
+    fn compress_one(
+        &self,
+        state: &mut [<K::Family as Family>::Word; 8],
+        blocks: &[<K::Family as Family>::Block],
+    ) {
+        match self.plan.choose(1) {
+            Step::Scalar => self.kernels.run_one(Step::Scalar, state, blocks),
+            Step::Narrow1 | Step::Narrow2 if self.plan.allows(Step::Narrow1) => {
+                self.kernels.run_one(Step::Narrow1, state, blocks)
+            }
+            step => {
+                let mut states = [*state; MAX_LANES];
+                self.run(step, &mut states, &[blocks; MAX_LANES], 1);
+                *state = states[0];
+            }
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn configured() -> Result<Self, EngineError> {
+        K::configured_cell()
+            .get_or_init(|| match env_name(K::ENV_VAR) {
+                None => Ok(Self::auto()),
+                Some(name) => Self::from_name(&name).map_err(|mut e| {
+                    e.source = Some(K::ENV_VAR);
+                    e
+                }),
+            })
+            .clone()
+    }
+}
+
+/// Views a slice of exactly `N` lanes as the arrays a kernel takes.
+fn group_arrays<'s, 'b, S, B, const N: usize>(
+    states: &'s mut [S],
+    blocks: &[&'b [B]],
+) -> ([&'s mut S; N], [&'b [B]; N]) {
+    let mut it = states.iter_mut();
+    (
+        core::array::from_fn(|_| it.next().expect("a full group")),
+        core::array::from_fn(|i| blocks[i]),
+    )
 }
 
 /// Why an engine name was refused.

@@ -1,0 +1,87 @@
+//! The SHA-512 family's kernels: scalar, AVX2 x4, AVX-512 x8.
+
+use std::sync::OnceLock;
+
+use mbhash_simd::sha512::{Avx2x4, Avx512x8, Block, Compress, State, scalar};
+
+use super::{Engine, EngineError, Kernels, Step};
+use crate::alg::Sha512Family;
+
+/// The SHA-512 kernels this CPU runs, as proof tokens.
+#[derive(Clone, Copy, Debug)]
+pub struct Sha512Kernels {
+    avx2: Option<Avx2x4>,
+    avx512: Option<Avx512x8>,
+}
+
+impl Kernels for Sha512Kernels {
+    type Family = Sha512Family;
+    const FAMILY: &'static str = "sha512";
+    const ENV_VAR: &'static str = "MBHASH_SHA512_ENGINE";
+    const KINDS: &'static [(&'static str, &'static [Step])] = &[
+        ("scalar", &[Step::Scalar]),
+        ("avx2", &[Step::Mid]),
+        ("avx512", &[Step::Wide]),
+    ];
+    const MID_WIDTH: u32 = 4;
+    const WIDE_WIDTH: u32 = 8;
+
+    fn detect() -> Self {
+        Sha512Kernels {
+            avx2: Avx2x4::new(),
+            avx512: Avx512x8::new(),
+        }
+    }
+
+    fn has(&self, step: Step) -> bool {
+        match step {
+            Step::Scalar => true,
+            Step::Narrow1 | Step::Narrow2 => false,
+            Step::Mid => self.avx2.is_some(),
+            Step::Wide => self.avx512.is_some(),
+        }
+    }
+
+    fn step_name(step: Step) -> &'static str {
+        match step {
+            Step::Scalar => "scalar",
+            Step::Narrow1 | Step::Narrow2 => "none",
+            Step::Mid => "avx2",
+            Step::Wide => "avx512",
+        }
+    }
+
+    #[inline]
+    fn run_one(&self, _step: Step, state: &mut State, blocks: &[Block]) {
+        scalar::compress(state, blocks);
+    }
+
+    fn run_pair(&self, _states: [&mut State; 2], _blocks: [&[Block]; 2]) {
+        unreachable!("SHA-512 has no two-lane kernel")
+    }
+
+    #[inline]
+    fn run_group(&self, step: Step, states: &mut [State], blocks: &[&[Block]]) {
+        match (step, self.avx512, self.avx2) {
+            (Step::Wide, Some(k), _) => {
+                let (s, b) = super::group_arrays::<_, _, 8>(states, blocks);
+                k.compress(s, b);
+            }
+            (Step::Mid, _, Some(k)) => {
+                let (s, b) = super::group_arrays::<_, _, 4>(states, blocks);
+                k.compress(s, b);
+            }
+            _ => unreachable!("the plan runs a group only on a detected kernel"),
+        }
+    }
+
+    fn auto_cell() -> &'static OnceLock<Engine<Self>> {
+        static CELL: OnceLock<Engine<Sha512Kernels>> = OnceLock::new();
+        &CELL
+    }
+
+    fn configured_cell() -> &'static OnceLock<Result<Engine<Self>, EngineError>> {
+        static CELL: OnceLock<Result<Engine<Sha512Kernels>, EngineError>> = OnceLock::new();
+        &CELL
+    }
+}
