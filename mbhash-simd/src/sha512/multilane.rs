@@ -63,26 +63,34 @@ pub(super) fn compress<V: Lanes<N>, const N: usize>(
     if nblocks == 0 {
         return;
     }
+    // Seen through `black_box`, the round constants are loads rather than
+    // immediates, so the compiler no longer moves `+ K[t]` to the end of each
+    // round's sum (onto the critical path through `e`).
+    let k: &[u64; 80] = core::hint::black_box(&K);
     let mut words = V::load_states(token, &states);
     for index in 0..nblocks {
         let w = V::load_block(token, &blocks, index);
-        words = compress_block(words, w);
+        words = compress_block(words, w, k);
     }
     V::store_states(words, &mut states);
 }
 
 /// One block: 80 rounds with the message schedule kept in a 16-word window.
 #[inline(always)]
-fn compress_block<V: Lanes<N>, const N: usize>(state: [V; 8], mut w: [V; 16]) -> [V; 8] {
+fn compress_block<V: Lanes<N>, const N: usize>(
+    state: [V; 8],
+    mut w: [V; 16],
+    k: &[u64; 80],
+) -> [V; 8] {
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = state;
 
     // One round; the caller rotates the names instead of moving the values.
     macro_rules! round {
         ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
-         $t:expr, $i:expr) => {
+         $k:expr, $i:expr) => {
             // h + K + W does not depend on the previous round: add it first.
             let t1 = $h
-                .add_const(K[$t])
+                .add_const($k[$i])
                 .add(w[$i])
                 .add(V::ch($e, $f, $g))
                 .add($e.big_sigma1());
@@ -100,40 +108,42 @@ fn compress_block<V: Lanes<N>, const N: usize>(state: [V; 8], mut w: [V; 16]) ->
                 .add(w[($i + 14) % 16].small_sigma1());
         };
     }
-    // Sixteen rounds starting at round `$t0`; `$sched` computes the window.
+    // Sixteen rounds with the constants `$k[0..16]`; `$sched` says whether
+    // the window holds the message or must be scheduled.
     macro_rules! sixteen {
-        ($t0:expr, $sched:tt) => {
-            sixteen!(@one $sched, a, b, c, d, e, f, g, h, $t0, 0);
-            sixteen!(@one $sched, h, a, b, c, d, e, f, g, $t0, 1);
-            sixteen!(@one $sched, g, h, a, b, c, d, e, f, $t0, 2);
-            sixteen!(@one $sched, f, g, h, a, b, c, d, e, $t0, 3);
-            sixteen!(@one $sched, e, f, g, h, a, b, c, d, $t0, 4);
-            sixteen!(@one $sched, d, e, f, g, h, a, b, c, $t0, 5);
-            sixteen!(@one $sched, c, d, e, f, g, h, a, b, $t0, 6);
-            sixteen!(@one $sched, b, c, d, e, f, g, h, a, $t0, 7);
-            sixteen!(@one $sched, a, b, c, d, e, f, g, h, $t0, 8);
-            sixteen!(@one $sched, h, a, b, c, d, e, f, g, $t0, 9);
-            sixteen!(@one $sched, g, h, a, b, c, d, e, f, $t0, 10);
-            sixteen!(@one $sched, f, g, h, a, b, c, d, e, $t0, 11);
-            sixteen!(@one $sched, e, f, g, h, a, b, c, d, $t0, 12);
-            sixteen!(@one $sched, d, e, f, g, h, a, b, c, $t0, 13);
-            sixteen!(@one $sched, c, d, e, f, g, h, a, b, $t0, 14);
-            sixteen!(@one $sched, b, c, d, e, f, g, h, a, $t0, 15);
+        ($k:expr, $sched:tt) => {
+            sixteen!(@one $sched, a, b, c, d, e, f, g, h, $k, 0);
+            sixteen!(@one $sched, h, a, b, c, d, e, f, g, $k, 1);
+            sixteen!(@one $sched, g, h, a, b, c, d, e, f, $k, 2);
+            sixteen!(@one $sched, f, g, h, a, b, c, d, e, $k, 3);
+            sixteen!(@one $sched, e, f, g, h, a, b, c, d, $k, 4);
+            sixteen!(@one $sched, d, e, f, g, h, a, b, c, $k, 5);
+            sixteen!(@one $sched, c, d, e, f, g, h, a, b, $k, 6);
+            sixteen!(@one $sched, b, c, d, e, f, g, h, a, $k, 7);
+            sixteen!(@one $sched, a, b, c, d, e, f, g, h, $k, 8);
+            sixteen!(@one $sched, h, a, b, c, d, e, f, g, $k, 9);
+            sixteen!(@one $sched, g, h, a, b, c, d, e, f, $k, 10);
+            sixteen!(@one $sched, f, g, h, a, b, c, d, e, $k, 11);
+            sixteen!(@one $sched, e, f, g, h, a, b, c, d, $k, 12);
+            sixteen!(@one $sched, d, e, f, g, h, a, b, c, $k, 13);
+            sixteen!(@one $sched, c, d, e, f, g, h, a, b, $k, 14);
+            sixteen!(@one $sched, b, c, d, e, f, g, h, a, $k, 15);
         };
         (@one load, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident,
-         $h:ident, $t0:expr, $i:expr) => {
-            round!($a, $b, $c, $d, $e, $f, $g, $h, $t0 + $i, $i);
+         $h:ident, $k:expr, $i:expr) => {
+            round!($a, $b, $c, $d, $e, $f, $g, $h, $k, $i);
         };
         (@one schedule, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident,
-         $h:ident, $t0:expr, $i:expr) => {
+         $h:ident, $k:expr, $i:expr) => {
             schedule!($i);
-            round!($a, $b, $c, $d, $e, $f, $g, $h, $t0 + $i, $i);
+            round!($a, $b, $c, $d, $e, $f, $g, $h, $k, $i);
         };
     }
 
-    sixteen!(0, load);
-    for t0 in [16, 32, 48, 64] {
-        sixteen!(t0, schedule);
+    let (k, _) = k.as_chunks::<16>();
+    sixteen!(k[0], load);
+    for k in &k[1..] {
+        sixteen!(k, schedule);
     }
 
     let [sa, sb, sc, sd, se, sf, sg, sh] = state;
