@@ -49,23 +49,26 @@ pub fn hash_many_with<A: Algorithm>(
         out.len(),
         "hash_many: one output slot per message"
     );
-    // A pool of contexts, one more than the manager can hold, recycled as
-    // jobs come back: no allocation whatever the number of messages.
-    let mut pool: [Context<A>; MAX_LANES] = core::array::from_fn(|_| Context::new());
+    // Contexts are made on demand (at most one more than the manager holds)
+    // and recycled as jobs come back: no allocation whatever the number of
+    // messages, and little set-up for a few.
+    let mut pool: [Option<Context<A>>; MAX_LANES] = core::array::from_fn(|_| None);
+    let mut unused = pool.iter_mut();
     let mut free: [Option<&mut Context<A>>; MAX_LANES] = Default::default();
     let mut nfree = 0;
-    for ctx in pool.iter_mut() {
-        free[nfree] = Some(ctx);
-        nfree += 1;
-    }
     let mut manager = JobManager::<A>::with_engine(engine);
     let finish = |ctx: &mut Context<A>, out: &mut [A::Output]| {
         let digest = ctx.digest().expect("an ENTIRE job comes back complete");
         out[ctx.id() as usize] = digest;
     };
     for (i, msg) in messages.iter().enumerate() {
-        nfree -= 1;
-        let ctx = free[nfree].take().expect("the pool outnumbers the lanes");
+        let ctx = if nfree > 0 {
+            nfree -= 1;
+            free[nfree].take().expect("counted")
+        } else {
+            let slot = unused.next().expect("the pool outnumbers the lanes");
+            slot.insert(Context::new())
+        };
         ctx.set_id(i as u64);
         match manager.submit(ctx, msg, Flags::ENTIRE) {
             Ok(Some(done)) => {
