@@ -100,6 +100,13 @@ fn shani_x2() {
     }
 }
 
+#[test]
+fn shani_x4() {
+    if let Some(k) = token_or_skip(Feature::ShaNi, "sha256 shani x4", sha256::ShaNi::new()) {
+        check_kernel::<4, _>(k);
+    }
+}
+
 /// The scalar kernel itself against the `sha2` crate's compression function.
 #[test]
 fn scalar_matches_sha2_crate() {
