@@ -175,6 +175,12 @@ mod imp {
         }
 
         #[inline(always)]
+        unsafe fn sub(self, rhs: Self) -> Self {
+            // SAFETY: the caller guarantees AVX2.
+            unsafe { _mm256_sub_epi32(self, rhs) }
+        }
+
+        #[inline(always)]
         unsafe fn big_sigma0(self) -> Self {
             // SAFETY: the caller guarantees AVX2.
             unsafe {

@@ -27,6 +27,8 @@ pub(super) trait Vector<const N: usize>: Copy {
     unsafe fn splat(x: u32) -> Self;
     /// Lane-wise wrapping addition.
     unsafe fn add(self, rhs: Self) -> Self;
+    /// Lane-wise wrapping subtraction.
+    unsafe fn sub(self, rhs: Self) -> Self;
     /// `Σ0(x) = ROTR²(x) ^ ROTR¹³(x) ^ ROTR²²(x)` in every lane.
     unsafe fn big_sigma0(self) -> Self;
     /// `Σ1(x) = ROTR⁶(x) ^ ROTR¹¹(x) ^ ROTR²⁵(x)` in every lane.
@@ -69,6 +71,9 @@ pub(super) unsafe fn compress<const N: usize, V: Vector<N>>(
     // SAFETY: the caller guarantees the CPU features of `V`, the only
     // requirement of its methods and of `compress_block`.
     unsafe {
+        // Every lane holds exactly `n` blocks, which lets the compiler drop
+        // the bounds checks below.
+        let blocks = blocks.map(|b| &b[..n]);
         let mut s = V::load_states(&states);
         #[allow(clippy::needless_range_loop, reason = "`i` indexes every lane")]
         for i in 0..n {
@@ -155,10 +160,13 @@ unsafe fn round<const N: usize, V: Vector<N>>(s: &mut [V; 8], wk: V) {
         let s1 = e.big_sigma1();
         // e' = d + T1
         let new_e = hwd.add(ch).opaque().add(s1);
-        // T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t]
-        let t1 = hw.add(ch).opaque().add(s1).opaque();
-        // a' = T1 + T2, T2 = Σ0(a) + Maj(a, b, c)
-        let new_a = t1.add(V::maj(a, b, c)).opaque().add(a.big_sigma0());
+        // a' = T1 + T2, T2 = Σ0(a) + Maj(a, b, c), T1 = e' - d
+        let new_a = new_e
+            .sub(d)
+            .opaque()
+            .add(V::maj(a, b, c))
+            .opaque()
+            .add(a.big_sigma0());
         *s = [new_a, a, b, c, new_e, e, f, g];
     }
 }
