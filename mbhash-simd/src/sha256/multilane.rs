@@ -20,6 +20,11 @@ use super::{Block, K, State, common_len};
 /// the CPU features the implementation is written for (named on each
 /// implementation). Calling it is sound if and only if the CPU supports them.
 pub(super) trait Vector<const N: usize>: Copy {
+    /// How [`round`] computes `a'`: from its own `T1` (one more addition,
+    /// but `a'` does not wait for `e'`), or as `(e' - d) + T2`. The first
+    /// suits a latency-bound kernel, the second a throughput-bound one;
+    /// each implementation picks what measures faster.
+    const SEPARATE_T1: bool;
     /// `self`, hidden from the optimiser (an empty `asm!`), so that the
     /// compiler cannot re-associate a chain of additions through it.
     unsafe fn opaque(self) -> Self;
@@ -137,14 +142,13 @@ unsafe fn rounds16<const N: usize, V: Vector<N>, const EXTEND: bool>(
 
 /// One round with `wk = W[t] + K[t]`; `s` is `[a, b, c, d, e, f, g, h]`.
 ///
-/// The rounds are latency-bound (each round needs the previous round's `a`
-/// and `e`), so the additions are ordered to keep those chains short:
-/// everything that does not depend on `e` (`h + wk + d`) is summed before
-/// `Ch(e, f, g)` and `Σ1(e)` arrive, which costs two more additions than
-/// `e' = d + T1` but shortens the `e` chain from
-/// `Σ1 -> + -> + -> +` to `Σ1 -> +`. Likewise `a' = (T1 + Maj) + Σ0(a)`.
-/// [`Vector::opaque`] keeps the compiler from re-associating the sums back
-/// into one chain (which it does otherwise, to share `Ch + Σ1`).
+/// Each round needs the previous round's `a` and `e`, so the additions are
+/// ordered to keep those two chains short rather than to minimise their
+/// number. Everything that does not depend on `e` (`h + wk + d`) is summed
+/// before `Ch(e, f, g)` and `Σ1(e)` arrive, so `e'` is one addition after
+/// `Σ1(e)` (`d + T1` would be three); `a'` is one addition after `Σ0(a)`.
+/// [`Vector::opaque`] pins that order: without it the compiler re-associates
+/// the sums into one long chain (to share `Ch + Σ1` between `e'` and `T1`).
 ///
 /// # Safety
 ///
@@ -160,13 +164,14 @@ unsafe fn round<const N: usize, V: Vector<N>>(s: &mut [V; 8], wk: V) {
         let s1 = e.big_sigma1();
         // e' = d + T1
         let new_e = hwd.add(ch).opaque().add(s1);
-        // a' = T1 + T2, T2 = Σ0(a) + Maj(a, b, c), T1 = e' - d
-        let new_a = new_e
-            .sub(d)
-            .opaque()
-            .add(V::maj(a, b, c))
-            .opaque()
-            .add(a.big_sigma0());
+        // a' = T1 + T2, T2 = Σ0(a) + Maj(a, b, c)
+        let t1 = if V::SEPARATE_T1 {
+            // T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t]
+            hw.add(ch).opaque().add(s1).opaque()
+        } else {
+            new_e.sub(d).opaque()
+        };
+        let new_a = t1.add(V::maj(a, b, c)).opaque().add(a.big_sigma0());
         *s = [new_a, a, b, c, new_e, e, f, g];
     }
 }
