@@ -59,9 +59,9 @@ mod imp {
     /// The kernel entry: everything below is inlined into it.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
     pub(super) fn compress(states: [&mut State; 16], blocks: [&[Block]; 16]) {
-        // SAFETY: this function is compiled for AVX-512 F and BW, the
-        // features the `__m512i` implementation of `Vector` uses, and only
-        // runs on a CPU that has them (it is reached through the token).
+        // SAFETY: this function is compiled for AVX-512 F, BW and VL (the
+        // `__m512i` implementation of `Vector` uses F and BW), and only runs
+        // on a CPU that has them: it is reached through the token.
         unsafe { multilane::compress::<16, __m512i>(states, blocks) }
     }
 

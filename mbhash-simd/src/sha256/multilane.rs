@@ -100,7 +100,9 @@ unsafe fn compress_block<const N: usize, V: Vector<N>>(state: [V; 8], mut w: [V;
     unsafe {
         let mut s = state;
         // Rounds 0..48 also extend the schedule: once round `t` has used
-        // W[t], slot `t % 16` is overwritten with W[t + 16].
+        // `W[t]`, slot `t % 16` is overwritten with `W[t + 16]`. (One loop
+        // over three copies of 16 rounds measured faster than unrolling
+        // it.)
         for k in K[..48].chunks_exact(16) {
             rounds16::<N, V, true>(&mut s, &mut w, k);
         }
@@ -109,9 +111,9 @@ unsafe fn compress_block<const N: usize, V: Vector<N>>(state: [V; 8], mut w: [V;
     }
 }
 
-/// Sixteen rounds using the schedule window `w` (W[t] for `t` in the window
-/// at slot `t % 16`) and the 16 round constants `k`; with `EXTEND`, each slot
-/// is replaced by W[t + 16] after its round.
+/// Sixteen rounds using the schedule window `w` (`W[t]` for `t` in the
+/// window at slot `t % 16`) and the 16 round constants `k`; with `EXTEND`,
+/// each slot is replaced by `W[t + 16]` after its round.
 ///
 /// # Safety
 ///
