@@ -53,7 +53,77 @@ fn check_once<const N: usize, K: Compress<N>>(
     );
 }
 
-/// The shared harness: block counts 0..=20 and a few long runs, offsets 0..8.
+/// The states live in separate heap allocations, handed to the kernel in a
+/// scrambled order, so a kernel that assumed they were contiguous or in
+/// memory order would mix up lanes.
+fn check_scattered_states<const N: usize, K: Compress<N>>(
+    kernel: K,
+    rng: &mut Rng,
+    nblocks: usize,
+) {
+    let data: Vec<Vec<u8>> = (0..N)
+        .map(|_| {
+            let mut v = vec![0u8; nblocks * 64];
+            rng.fill(&mut v);
+            v
+        })
+        .collect();
+    let blocks: [&[Block]; N] = std::array::from_fn(|i| data[i].as_chunks::<64>().0);
+    let mut boxes: Vec<Box<State>> = (0..N)
+        .map(|_| Box::new(std::array::from_fn(|_| rng.next_u64() as u32)))
+        .collect();
+    // Lane i gets the state at position (i * 5 + 3) % N, a permutation
+    // whenever N is 1, 2, 8 or 16 (5 is odd).
+    let order: Vec<usize> = (0..N).map(|i| (i * 5 + 3) % N).collect();
+    let expected: Vec<State> = (0..N)
+        .map(|lane| {
+            let mut s = *boxes[order[lane]];
+            sha256::scalar::compress(&mut s, blocks[lane]);
+            s
+        })
+        .collect();
+    {
+        let mut slots: Vec<Option<&mut State>> = boxes.iter_mut().map(|b| Some(&mut **b)).collect();
+        let refs: [&mut State; N] = std::array::from_fn(|lane| slots[order[lane]].take().unwrap());
+        kernel.compress(refs, blocks);
+    }
+    for lane in 0..N {
+        assert_eq!(
+            *boxes[order[lane]], expected[lane],
+            "scattered states, lane {lane}, {nblocks} blocks"
+        );
+    }
+}
+
+/// Lanes with different block counts are a caller bug: the kernel must
+/// panic (before touching any state), never read past a lane's blocks.
+fn check_unequal_lengths_panic<const N: usize, K: Compress<N>>(kernel: K) {
+    if N < 2 {
+        return;
+    }
+    let data = [0u8; 3 * 64];
+    let all = data.as_chunks::<64>().0;
+    for short in [0, N - 1] {
+        let blocks: [&[Block]; N] =
+            std::array::from_fn(|i| if i == short { &all[..2] } else { all });
+        let mut states = [sha256::IV; N];
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let refs: [&mut State; N] = {
+                let mut it = states.iter_mut();
+                std::array::from_fn(|_| it.next().unwrap())
+            };
+            kernel.compress(refs, blocks);
+        }));
+        assert!(result.is_err(), "lane {short} one block short must panic");
+        assert!(
+            states.iter().all(|s| *s == sha256::IV),
+            "state changed before the panic"
+        );
+    }
+}
+
+/// The shared harness: block counts 0..=20 and a few long runs, offsets 0..8,
+/// scattered states, unequal block counts.
 fn check_kernel<const N: usize, K: Compress<N>>(kernel: K) {
     let mut rng = Rng::new(0x5eed_0256 ^ N as u64);
     for nblocks in (0..=20).chain([63, 64, 65, 257]) {
@@ -61,6 +131,10 @@ fn check_kernel<const N: usize, K: Compress<N>>(kernel: K) {
             check_once(kernel, &mut rng, nblocks, offset);
         }
     }
+    for nblocks in [0, 1, 5] {
+        check_scattered_states(kernel, &mut rng, nblocks);
+    }
+    check_unequal_lengths_panic(kernel);
 }
 
 #[test]

@@ -20,6 +20,11 @@ use super::{Block, K, State, common_len};
 /// the CPU features the implementation is written for (named on each
 /// implementation). Calling it is sound if and only if the CPU supports them.
 pub(super) trait Vector<const N: usize>: Copy {
+    /// How [`round`] computes `a'`: from its own `T1` (one more addition,
+    /// but `a'` does not wait for `e'`), or as `(e' - d) + T2`. The first
+    /// suits a latency-bound kernel, the second a throughput-bound one;
+    /// each implementation picks what measures faster.
+    const SEPARATE_T1: bool;
     /// `self`, hidden from the optimiser (an empty `asm!`), so that the
     /// compiler cannot re-associate a chain of additions through it.
     unsafe fn opaque(self) -> Self;
@@ -27,6 +32,8 @@ pub(super) trait Vector<const N: usize>: Copy {
     unsafe fn splat(x: u32) -> Self;
     /// Lane-wise wrapping addition.
     unsafe fn add(self, rhs: Self) -> Self;
+    /// Lane-wise wrapping subtraction.
+    unsafe fn sub(self, rhs: Self) -> Self;
     /// `Σ0(x) = ROTR²(x) ^ ROTR¹³(x) ^ ROTR²²(x)` in every lane.
     unsafe fn big_sigma0(self) -> Self;
     /// `Σ1(x) = ROTR⁶(x) ^ ROTR¹¹(x) ^ ROTR²⁵(x)` in every lane.
@@ -69,6 +76,9 @@ pub(super) unsafe fn compress<const N: usize, V: Vector<N>>(
     // SAFETY: the caller guarantees the CPU features of `V`, the only
     // requirement of its methods and of `compress_block`.
     unsafe {
+        // Every lane holds exactly `n` blocks, which lets the compiler drop
+        // the bounds checks below.
+        let blocks = blocks.map(|b| &b[..n]);
         let mut s = V::load_states(&states);
         #[allow(clippy::needless_range_loop, reason = "`i` indexes every lane")]
         for i in 0..n {
@@ -90,7 +100,9 @@ unsafe fn compress_block<const N: usize, V: Vector<N>>(state: [V; 8], mut w: [V;
     unsafe {
         let mut s = state;
         // Rounds 0..48 also extend the schedule: once round `t` has used
-        // W[t], slot `t % 16` is overwritten with W[t + 16].
+        // `W[t]`, slot `t % 16` is overwritten with `W[t + 16]`. (One loop
+        // over three copies of 16 rounds measured faster than unrolling
+        // it.)
         for k in K[..48].chunks_exact(16) {
             rounds16::<N, V, true>(&mut s, &mut w, k);
         }
@@ -99,9 +111,9 @@ unsafe fn compress_block<const N: usize, V: Vector<N>>(state: [V; 8], mut w: [V;
     }
 }
 
-/// Sixteen rounds using the schedule window `w` (W[t] for `t` in the window
-/// at slot `t % 16`) and the 16 round constants `k`; with `EXTEND`, each slot
-/// is replaced by W[t + 16] after its round.
+/// Sixteen rounds using the schedule window `w` (`W[t]` for `t` in the
+/// window at slot `t % 16`) and the 16 round constants `k`; with `EXTEND`,
+/// each slot is replaced by `W[t + 16]` after its round.
 ///
 /// # Safety
 ///
@@ -132,14 +144,13 @@ unsafe fn rounds16<const N: usize, V: Vector<N>, const EXTEND: bool>(
 
 /// One round with `wk = W[t] + K[t]`; `s` is `[a, b, c, d, e, f, g, h]`.
 ///
-/// The rounds are latency-bound (each round needs the previous round's `a`
-/// and `e`), so the additions are ordered to keep those chains short:
-/// everything that does not depend on `e` (`h + wk + d`) is summed before
-/// `Ch(e, f, g)` and `Σ1(e)` arrive, which costs two more additions than
-/// `e' = d + T1` but shortens the `e` chain from
-/// `Σ1 -> + -> + -> +` to `Σ1 -> +`. Likewise `a' = (T1 + Maj) + Σ0(a)`.
-/// [`Vector::opaque`] keeps the compiler from re-associating the sums back
-/// into one chain (which it does otherwise, to share `Ch + Σ1`).
+/// Each round needs the previous round's `a` and `e`, so the additions are
+/// ordered to keep those two chains short rather than to minimise their
+/// number. Everything that does not depend on `e` (`h + wk + d`) is summed
+/// before `Ch(e, f, g)` and `Σ1(e)` arrive, so `e'` is one addition after
+/// `Σ1(e)` (`d + T1` would be three); `a'` is one addition after `Σ0(a)`.
+/// [`Vector::opaque`] pins that order: without it the compiler re-associates
+/// the sums into one long chain (to share `Ch + Σ1` between `e'` and `T1`).
 ///
 /// # Safety
 ///
@@ -155,9 +166,13 @@ unsafe fn round<const N: usize, V: Vector<N>>(s: &mut [V; 8], wk: V) {
         let s1 = e.big_sigma1();
         // e' = d + T1
         let new_e = hwd.add(ch).opaque().add(s1);
-        // T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t]
-        let t1 = hw.add(ch).opaque().add(s1).opaque();
         // a' = T1 + T2, T2 = Σ0(a) + Maj(a, b, c)
+        let t1 = if V::SEPARATE_T1 {
+            // T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t]
+            hw.add(ch).opaque().add(s1).opaque()
+        } else {
+            new_e.sub(d).opaque()
+        };
         let new_a = t1.add(V::maj(a, b, c)).opaque().add(a.big_sigma0());
         *s = [new_a, a, b, c, new_e, e, f, g];
     }
