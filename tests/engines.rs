@@ -86,7 +86,29 @@ fn auto_plan_is_sane() {
         eprintln!("SKIPPED auto thin-lane check: no SHA-NI");
     }
     for step in Step::ALL {
-        let c = auto.plan().cost[step as usize];
+        let c = auto.plan().cost(step);
         assert!(c.is_infinite() || c > 0.0, "{step:?} cost {c}");
+    }
+}
+
+/// A forced engine runs its own kernel for every lane fill (never quietly
+/// another one).
+#[test]
+fn forced_engines_run_their_own_kernel() {
+    use mbhash::engine::Sha512Engine;
+    for engine in sha256_engines().into_iter().filter(|e| e.name() != "auto") {
+        for k in 1..=engine.lanes() as u32 {
+            let step = engine.choose((1u32 << k) - 1);
+            assert_eq!(Sha256Engine::step_name(step), engine.name(), "{k} lanes");
+        }
+    }
+    for engine in common::sha512_engines()
+        .into_iter()
+        .filter(|e| e.name() != "auto")
+    {
+        for k in 1..=engine.lanes() as u32 {
+            let step = engine.choose((1u32 << k) - 1);
+            assert_eq!(Sha512Engine::step_name(step), engine.name(), "{k} lanes");
+        }
     }
 }

@@ -87,7 +87,7 @@ fn family<K: mbhash_core::engine::Kernels>(algos: &str) -> Result<(), String> {
         auto.lanes()
     );
     for step in Step::ALL {
-        let c = auto.plan().cost[step as usize];
+        let c = auto.plan().cost(step);
         if c.is_finite() {
             println!("    {:<9} {c:>7.1} ns", Engine::<K>::step_name(step));
         }

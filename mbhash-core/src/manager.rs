@@ -586,13 +586,22 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
         ctx.status = Status::Processing;
         ctx.error = None;
 
-        // Complete a buffered partial block first.
         let block_len = <A::Family as Family>::BLOCK_LEN;
         let mut rest = data;
         let mut stage = Stage::Middle;
-        if ctx.buf_len > 0 {
+        let bytes = <A::Family as Family>::bytes_mut(&mut ctx.buf);
+        if flags.is_last()
+            && ctx.buf_len + rest.len() < 2 * block_len - <A::Family as Family>::LENGTH_LEN
+        {
+            // A short last chunk goes into the buffer whole, so that the
+            // message and its padding run in one kernel call (at most two
+            // blocks are copied).
+            bytes[ctx.buf_len..ctx.buf_len + rest.len()].copy_from_slice(rest);
+            ctx.buf_len += rest.len();
+            rest = &[];
+        } else if ctx.buf_len > 0 {
+            // Complete a buffered partial block first.
             let fill = (block_len - ctx.buf_len).min(rest.len());
-            let bytes = <A::Family as Family>::bytes_mut(&mut ctx.buf);
             bytes[ctx.buf_len..ctx.buf_len + fill].copy_from_slice(&rest[..fill]);
             ctx.buf_len += fill;
             rest = &rest[fill..];

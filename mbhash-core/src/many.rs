@@ -49,10 +49,17 @@ pub fn hash_many_with<A: Algorithm>(
         out.len(),
         "hash_many: one output slot per message"
     );
+    if let [message] = messages {
+        // One message: the one-stream path, without lanes to manage.
+        let mut hasher = crate::Hasher::<A>::with_engine(engine);
+        hasher.update(message);
+        out[0] = hasher.finalize_reset_output();
+        return;
+    }
     // Contexts are made on demand (at most one more than the manager holds)
     // and recycled as jobs come back: no allocation whatever the number of
     // messages, and little set-up for a few.
-    let mut pool: [Option<Context<A>>; MAX_LANES] = core::array::from_fn(|_| None);
+    let mut pool: [Option<Context<A>>; MAX_LANES] = [const { None }; MAX_LANES];
     let mut unused = pool.iter_mut();
     let mut free: [Option<&mut Context<A>>; MAX_LANES] = Default::default();
     let mut nfree = 0;

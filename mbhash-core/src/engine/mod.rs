@@ -28,7 +28,7 @@ mod plan;
 mod sha256;
 mod sha512;
 
-pub use plan::{Plan, Step};
+pub use plan::{NarrowSplit, Plan, Step};
 pub use sha256::Sha256Kernels;
 pub use sha512::Sha512Kernels;
 
@@ -105,10 +105,16 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
         blocks: &[<Self::Family as Family>::Block],
     );
     /// Runs two lanes on the two-lane step.
-    fn run_pair(
+    fn run_x2(
         &self,
         states: [&mut [<Self::Family as Family>::Word; 8]; 2],
         blocks: [&[<Self::Family as Family>::Block]; 2],
+    );
+    /// Runs four lanes on the four-lane step.
+    fn run_x4(
+        &self,
+        states: [&mut [<Self::Family as Family>::Word; 8]; 4],
+        blocks: [&[<Self::Family as Family>::Block]; 4],
     );
     /// Runs one aligned group of `MID_WIDTH` or `WIDE_WIDTH` lanes.
     fn run_group(
@@ -220,6 +226,7 @@ impl<K: Kernels> Engine<K> {
         match step {
             Step::Scalar | Step::Narrow1 => 1,
             Step::Narrow2 => 2,
+            Step::Narrow4 => 4,
             Step::Mid => K::MID_WIDTH,
             Step::Wide => K::WIDE_WIDTH,
         }
@@ -244,12 +251,11 @@ impl<K: Kernels> Engine<K> {
         let data = [<K::Family as Family>::ZERO_BLOCK; N];
         let blocks: [&[<K::Family as Family>::Block]; MAX_LANES] = [&data[..]; MAX_LANES];
         let mut states = [[<K::Family as Family>::Word::default(); 8]; MAX_LANES];
-        let mut best = [f32::INFINITY; 5];
+        let mut best = [f32::INFINITY; 6];
         for rep in 0..REPS {
             for step in Step::ALL.into_iter().filter(|s| self.kernels.has(*s)) {
-                let busy = (1u32 << Self::width(step)) - 1;
                 let t = Instant::now();
-                self.run(step, &mut states, &blocks, busy);
+                self.run_full(step, &mut states, &blocks);
                 let ns = t.elapsed().as_nanos() as f32 / N as f32;
                 // The first two repetitions warm caches and clocks.
                 if rep >= 2 && ns < best[step as usize] {
@@ -258,10 +264,30 @@ impl<K: Kernels> Engine<K> {
             }
         }
         std::hint::black_box(&states);
-        Plan {
-            cost: best.map(|c| c.max(f32::MIN_POSITIVE)),
-            mid_width: K::MID_WIDTH,
-            wide_width: K::WIDE_WIDTH,
+        Plan::new(
+            best.map(|c| c.max(f32::MIN_POSITIVE)),
+            K::MID_WIDTH,
+            K::WIDE_WIDTH,
+        )
+    }
+
+    /// Runs one call of `step` with all of its lanes busy (calibration).
+    fn run_full(
+        &self,
+        step: Step,
+        states: &mut [[<K::Family as Family>::Word; 8]; MAX_LANES],
+        blocks: &[&[<K::Family as Family>::Block]; MAX_LANES],
+    ) {
+        let k = &self.kernels;
+        let [a, b, c, d, ..] = states;
+        match step {
+            Step::Scalar | Step::Narrow1 => k.run_one(step, a, blocks[0]),
+            Step::Narrow2 => k.run_x2([a, b], [blocks[0], blocks[1]]),
+            Step::Narrow4 => k.run_x4([a, b, c, d], [blocks[0], blocks[1], blocks[2], blocks[3]]),
+            Step::Mid | Step::Wide => {
+                let w = Self::width(step) as usize;
+                k.run_group(step, &mut states[..w], &blocks[..w]);
+            }
         }
     }
 
@@ -284,30 +310,36 @@ impl<K: Kernels> Engine<K> {
                     }
                 }
             }
-            Step::Narrow1 | Step::Narrow2 => {
-                let pairs = step == Step::Narrow2 && self.plan.allows(Step::Narrow2);
-                let mut pending: Option<usize> = None;
-                for i in (0..MAX_LANES).filter(|i| busy & (1 << i) != 0) {
-                    match pending {
-                        Some(j) if pairs => {
-                            let [a, b] = states
-                                .get_disjoint_mut([j, i])
-                                .expect("distinct lanes in range");
-                            k.run_pair([a, b], [blocks[j], blocks[i]]);
-                            pending = None;
+            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => {
+                let split = self.plan.narrow_split(busy.count_ones()).0;
+                let mut lanes = (0..MAX_LANES).filter(|i| busy & (1 << i) != 0);
+                // Gather up to N busy lanes (a dummy copy of the first one
+                // where fewer are left), run them, scatter the results back.
+                macro_rules! narrow {
+                    ($n:literal, $run:ident) => {{
+                        let idx: [Option<usize>; $n] = core::array::from_fn(|_| lanes.next());
+                        let first = idx[0].expect("a narrow call has a busy lane");
+                        let mut tmp = idx.map(|i| states[i.unwrap_or(first)]);
+                        let mut it = tmp.iter_mut();
+                        k.$run(
+                            core::array::from_fn(|_| it.next().expect("n states")),
+                            idx.map(|i| blocks[i.unwrap_or(first)]),
+                        );
+                        for (i, s) in idx.iter().zip(tmp) {
+                            if let Some(i) = *i {
+                                states[i] = s;
+                            }
                         }
-                        _ if pairs => pending = Some(i),
-                        _ => k.run_one(Step::Narrow1, &mut states[i], blocks[i]),
-                    }
+                    }};
                 }
-                if let Some(j) = pending {
-                    if self.plan.allows(Step::Narrow1) {
-                        k.run_one(Step::Narrow1, &mut states[j], blocks[j]);
-                    } else {
-                        // A two-lane-only engine runs an odd lane beside a dummy.
-                        let mut dummy = states[j];
-                        k.run_pair([&mut states[j], &mut dummy], [blocks[j]; 2]);
-                    }
+                for _ in 0..split.x4 {
+                    narrow!(4, run_x4);
+                }
+                for _ in 0..split.x2 {
+                    narrow!(2, run_x2);
+                }
+                for i in lanes.take(split.x1 as usize) {
+                    k.run_one(Step::Narrow1, &mut states[i], blocks[i]);
                 }
             }
             Step::Scalar => {
@@ -345,9 +377,7 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
     ) {
         match self.plan.choose(1) {
             Step::Scalar => self.kernels.run_one(Step::Scalar, state, blocks),
-            Step::Narrow1 | Step::Narrow2 if self.plan.allows(Step::Narrow1) => {
-                self.kernels.run_one(Step::Narrow1, state, blocks)
-            }
+            Step::Narrow1 => self.kernels.run_one(Step::Narrow1, state, blocks),
             step => {
                 let mut states = [*state; MAX_LANES];
                 self.run(step, &mut states, &[blocks; MAX_LANES], 1);

@@ -9,6 +9,8 @@ pub enum Step {
     Narrow1,
     /// A two-lane interleaved hardware kernel (SHA-NI x2).
     Narrow2,
+    /// A four-lane interleaved hardware kernel (SHA-NI x4).
+    Narrow4,
     /// A mid-width SIMD kernel (AVX2) over an aligned group of lanes.
     Mid,
     /// The widest SIMD kernel (AVX-512) over an aligned group of lanes.
@@ -17,43 +19,81 @@ pub enum Step {
 
 impl Step {
     /// Every step, in cost-table order.
-    pub const ALL: [Step; 5] = [
+    pub const ALL: [Step; 6] = [
         Step::Scalar,
         Step::Narrow1,
         Step::Narrow2,
+        Step::Narrow4,
         Step::Mid,
         Step::Wide,
     ];
 }
 
+/// How a set of busy lanes runs on the narrow (interleaved) kernels: so many
+/// calls of each width. A call may run fewer busy lanes than its width (the
+/// rest are dummies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NarrowSplit {
+    /// Calls of the four-lane kernel.
+    pub x4: u32,
+    /// Calls of the two-lane kernel.
+    pub x2: u32,
+    /// Calls of the one-lane kernel.
+    pub x1: u32,
+}
+
 /// Costs of each step (time per block per call, any unit) and group widths.
 ///
 /// A step that is not allowed has an infinite cost. The plan for a busy mask
-/// is the step of least total cost, where a SIMD step costs one call per
-/// aligned group that holds a busy lane, and a narrow step one call per lane
-/// (or pair).
+/// is the way of least total cost: one SIMD call per aligned group that holds
+/// a busy lane, or the cheapest mix of narrow calls, or scalar per lane. The
+/// narrow mixes are worked out once, when the plan is made.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
-    /// Cost per block of one call of each step, indexed like [`Step::ALL`].
-    pub cost: [f32; 5],
-    /// Lanes of the mid-width kernel.
-    pub mid_width: u32,
-    /// Lanes of the wide kernel.
-    pub wide_width: u32,
+    cost: [f32; 6],
+    mid_width: u32,
+    wide_width: u32,
+    narrow: [(NarrowSplit, f32); MAX_NARROW + 1],
 }
 
+/// Busy lanes the narrow splits are precomputed for.
+const MAX_NARROW: usize = crate::alg::MAX_LANES;
+
 impl Plan {
-    /// A plan that allows exactly the listed steps, at unit cost.
-    pub fn only(steps: &[Step], mid_width: u32, wide_width: u32) -> Plan {
-        let mut cost = [f32::INFINITY; 5];
-        for s in steps {
-            cost[*s as usize] = 1.0;
-        }
-        Plan {
+    /// A plan from per-step costs (indexed like [`Step::ALL`]; infinite for a
+    /// step that may not run) and the widths of the SIMD kernels.
+    pub fn new(cost: [f32; 6], mid_width: u32, wide_width: u32) -> Plan {
+        let mut plan = Plan {
             cost,
             mid_width,
             wide_width,
+            narrow: [(
+                NarrowSplit {
+                    x4: 0,
+                    x2: 0,
+                    x1: 0,
+                },
+                0.0,
+            ); MAX_NARROW + 1],
+        };
+        for k in 0..=MAX_NARROW {
+            plan.narrow[k] = plan.compute_narrow_split(k as u32);
         }
+        plan
+    }
+
+    /// A plan that allows exactly the listed steps, at unit cost.
+    pub fn only(steps: &[Step], mid_width: u32, wide_width: u32) -> Plan {
+        let mut cost = [f32::INFINITY; 6];
+        for s in steps {
+            cost[*s as usize] = 1.0;
+        }
+        Plan::new(cost, mid_width, wide_width)
+    }
+
+    /// The cost per block of one call of `step` (infinite if not allowed).
+    pub fn cost(&self, step: Step) -> f32 {
+        self.cost[step as usize]
     }
 
     /// True if `step` is allowed.
@@ -61,45 +101,92 @@ impl Plan {
         self.cost[step as usize].is_finite()
     }
 
+    /// Aligned groups of `width` lanes that hold a busy lane.
+    #[inline]
     fn groups(busy: u32, width: u32) -> u32 {
+        if width == 0 {
+            return u32::MAX;
+        }
         let mask = if width >= 32 {
             u32::MAX
         } else {
             (1u32 << width) - 1
         };
-        (0..32 / width.max(1))
-            .filter(|g| busy & (mask << (g * width)) != 0)
-            .count() as u32
+        let mut n = 0;
+        let mut rest = busy;
+        while rest != 0 {
+            let g = rest.trailing_zeros() / width;
+            n += 1;
+            rest &= !(mask << (g * width));
+        }
+        n
     }
 
-    /// The cheapest step for the lanes in `busy` (not empty).
+    /// The cheapest mix of narrow calls for `k` busy lanes, and its cost
+    /// (infinite when no narrow step is allowed).
+    #[inline]
+    pub fn narrow_split(&self, k: u32) -> (NarrowSplit, f32) {
+        match self.narrow.get(k as usize) {
+            Some(split) => *split,
+            None => self.compute_narrow_split(k),
+        }
+    }
+
+    fn compute_narrow_split(&self, k: u32) -> (NarrowSplit, f32) {
+        let (c1, c2, c4) = (
+            self.cost(Step::Narrow1),
+            self.cost(Step::Narrow2),
+            self.cost(Step::Narrow4),
+        );
+        let mut best = (
+            NarrowSplit {
+                x4: 0,
+                x2: 0,
+                x1: 0,
+            },
+            f32::INFINITY,
+        );
+        // Every x4 count up to "one partly filled x4 call", then pairs and
+        // singles (or a pair with a dummy) for the rest.
+        for x4 in 0..=k.div_ceil(4) {
+            let rest = k.saturating_sub(4 * x4);
+            for x2 in 0..=rest.div_ceil(2) {
+                let x1 = rest.saturating_sub(2 * x2);
+                // A step used zero times costs nothing, even if not allowed.
+                let times = |n: u32, c: f32| if n == 0 { 0.0 } else { n as f32 * c };
+                let cost = times(x4, c4) + times(x2, c2) + times(x1, c1);
+                if cost < best.1 {
+                    best = (NarrowSplit { x4, x2, x1 }, cost);
+                }
+            }
+        }
+        best
+    }
+
+    /// The cheapest step for the lanes in `busy` (not empty). For the narrow
+    /// kernels it returns the widest one the split uses; [`Plan::narrow_split`]
+    /// gives the whole mix.
     #[inline]
     pub fn choose(&self, busy: u32) -> Step {
-        let k = busy.count_ones() as f32;
-        let c = &self.cost;
-        let narrow = if c[Step::Narrow2 as usize].is_finite() {
-            let pairs = (busy.count_ones() / 2) as f32;
-            let odd = (busy.count_ones() % 2) as f32;
-            let single = if odd > 0.0 && !c[Step::Narrow1 as usize].is_finite() {
-                // An odd lane runs in a pair with a dummy partner.
-                c[Step::Narrow2 as usize]
-            } else {
-                c[Step::Narrow1 as usize]
-            };
-            pairs * c[Step::Narrow2 as usize] + odd * single
+        let k = busy.count_ones();
+        let (split, narrow) = self.narrow_split(k);
+        let narrow_step = if split.x4 > 0 {
+            Step::Narrow4
+        } else if split.x2 > 0 {
+            Step::Narrow2
         } else {
-            k * c[Step::Narrow1 as usize]
+            Step::Narrow1
         };
         let options = [
-            (Step::Scalar, k * c[Step::Scalar as usize]),
-            (Step::Narrow2, narrow),
+            (Step::Scalar, k as f32 * self.cost(Step::Scalar)),
+            (narrow_step, narrow),
             (
                 Step::Mid,
-                Self::groups(busy, self.mid_width) as f32 * c[Step::Mid as usize],
+                Self::groups(busy, self.mid_width) as f32 * self.cost(Step::Mid),
             ),
             (
                 Step::Wide,
-                Self::groups(busy, self.wide_width) as f32 * c[Step::Wide as usize],
+                Self::groups(busy, self.wide_width) as f32 * self.cost(Step::Wide),
             ),
         ];
         let mut best = (Step::Scalar, f32::INFINITY);
@@ -108,10 +195,7 @@ impl Plan {
                 best = (step, cost);
             }
         }
-        match best.0 {
-            Step::Narrow2 if !c[Step::Narrow2 as usize].is_finite() => Step::Narrow1,
-            s => s,
-        }
+        best.0
     }
 }
 
@@ -121,30 +205,72 @@ mod tests {
 
     #[test]
     fn fixed_plans_pick_their_step() {
-        for step in [Step::Scalar, Step::Narrow1, Step::Mid, Step::Wide] {
+        for step in Step::ALL {
             let plan = Plan::only(&[step], 8, 16);
             for busy in [1u32, 3, 0x81, 0xffff] {
-                assert_eq!(plan.choose(busy), step);
+                assert_eq!(plan.choose(busy), step, "{step:?} {busy:#x}");
             }
         }
-        let x2 = Plan::only(&[Step::Narrow2], 8, 16);
-        assert_eq!(x2.choose(1), Step::Narrow2);
-        assert_eq!(x2.choose(0b111), Step::Narrow2);
+    }
+
+    #[test]
+    fn narrow_split_covers_every_lane() {
+        let plan = Plan::new([10.0, 1.0, 1.3, 1.8, 3.0, 4.0], 8, 16);
+        for k in 1..=16 {
+            let (s, cost) = plan.narrow_split(k);
+            assert!(4 * s.x4 + 2 * s.x2 + s.x1 >= k, "{k}: {s:?}");
+            assert!(cost.is_finite());
+        }
+        // 3 lanes: one x4 call with a dummy (1.8) beats x2 + x1 (2.3).
+        assert_eq!(
+            plan.narrow_split(3).0,
+            NarrowSplit {
+                x4: 1,
+                x2: 0,
+                x1: 0
+            }
+        );
+        assert_eq!(
+            plan.narrow_split(2).0,
+            NarrowSplit {
+                x4: 0,
+                x2: 1,
+                x1: 0
+            }
+        );
+        assert_eq!(
+            plan.narrow_split(1).0,
+            NarrowSplit {
+                x4: 0,
+                x2: 0,
+                x1: 1
+            }
+        );
     }
 
     #[test]
     fn thin_lanes_go_narrow_full_lanes_go_wide() {
-        let plan = Plan {
-            cost: [10.0, 1.0, 1.1, 2.0, 2.2],
-            mid_width: 8,
-            wide_width: 16,
-        };
+        let plan = Plan::new([10.0, 1.0, 1.3, 1.8, 3.0, 4.0], 8, 16);
         assert_eq!(plan.choose(0b1), Step::Narrow1);
         assert_eq!(plan.choose(0b11), Step::Narrow2);
+        assert_eq!(plan.choose(0b1111), Step::Narrow4);
         assert_eq!(plan.choose(0xffff), Step::Wide);
-        // 8 lanes in one AVX2 group cost 2.0; four SHA-NI pairs cost 4.4.
+        // 8 lanes in one AVX2 group cost 3.0; two x4 calls 3.6.
         assert_eq!(plan.choose(0xff), Step::Mid);
-        // One lane in each half: two AVX2 calls (4.0) vs one wide (2.2) vs a pair (1.1).
+        // One lane in each half: two AVX2 calls (6.0), one wide (4.0), a pair (1.3).
         assert_eq!(plan.choose(0x0101), Step::Narrow2);
+    }
+
+    #[test]
+    fn two_lane_only_plan_runs_an_odd_lane_with_a_dummy() {
+        let plan = Plan::only(&[Step::Narrow2], 8, 16);
+        assert_eq!(
+            plan.narrow_split(3).0,
+            NarrowSplit {
+                x4: 0,
+                x2: 2,
+                x1: 0
+            }
+        );
     }
 }

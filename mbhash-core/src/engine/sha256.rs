@@ -1,4 +1,4 @@
-//! The SHA-256 family's kernels: scalar, SHA-NI x1/x2, AVX2 x8, AVX-512 x16.
+//! The SHA-256 family's kernels: scalar, SHA-NI x1/x2/x4, AVX2 x8, AVX-512 x16.
 
 use std::sync::OnceLock;
 
@@ -23,6 +23,7 @@ impl Kernels for Sha256Kernels {
         ("scalar", &[Step::Scalar]),
         ("shani", &[Step::Narrow1]),
         ("shani-x2", &[Step::Narrow2]),
+        ("shani-x4", &[Step::Narrow4]),
         ("avx2", &[Step::Mid]),
         ("avx512", &[Step::Wide]),
     ];
@@ -40,7 +41,7 @@ impl Kernels for Sha256Kernels {
     fn has(&self, step: Step) -> bool {
         match step {
             Step::Scalar => true,
-            Step::Narrow1 | Step::Narrow2 => self.shani.is_some(),
+            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => self.shani.is_some(),
             Step::Mid => self.avx2.is_some(),
             Step::Wide => self.avx512.is_some(),
         }
@@ -51,6 +52,7 @@ impl Kernels for Sha256Kernels {
             Step::Scalar => "scalar",
             Step::Narrow1 => "shani",
             Step::Narrow2 => "shani-x2",
+            Step::Narrow4 => "shani-x4",
             Step::Mid => "avx2",
             Step::Wide => "avx512",
         }
@@ -65,9 +67,15 @@ impl Kernels for Sha256Kernels {
     }
 
     #[inline]
-    fn run_pair(&self, states: [&mut State; 2], blocks: [&[Block]; 2]) {
-        let k = self.shani.expect("the plan runs pairs only with SHA-NI");
+    fn run_x2(&self, states: [&mut State; 2], blocks: [&[Block]; 2]) {
+        let k = self.shani.expect("the plan runs x2 only with SHA-NI");
         Compress::<2>::compress(k, states, blocks);
+    }
+
+    #[inline]
+    fn run_x4(&self, states: [&mut State; 4], blocks: [&[Block]; 4]) {
+        let k = self.shani.expect("the plan runs x4 only with SHA-NI");
+        Compress::<4>::compress(k, states, blocks);
     }
 
     #[inline]

@@ -36,7 +36,7 @@ impl Kernels for Sha512Kernels {
     fn has(&self, step: Step) -> bool {
         match step {
             Step::Scalar => true,
-            Step::Narrow1 | Step::Narrow2 => false,
+            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => false,
             Step::Mid => self.avx2.is_some(),
             Step::Wide => self.avx512.is_some(),
         }
@@ -45,7 +45,7 @@ impl Kernels for Sha512Kernels {
     fn step_name(step: Step) -> &'static str {
         match step {
             Step::Scalar => "scalar",
-            Step::Narrow1 | Step::Narrow2 => "none",
+            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => "none",
             Step::Mid => "avx2",
             Step::Wide => "avx512",
         }
@@ -56,8 +56,12 @@ impl Kernels for Sha512Kernels {
         scalar::compress(state, blocks);
     }
 
-    fn run_pair(&self, _states: [&mut State; 2], _blocks: [&[Block]; 2]) {
+    fn run_x2(&self, _states: [&mut State; 2], _blocks: [&[Block]; 2]) {
         unreachable!("SHA-512 has no two-lane kernel")
+    }
+
+    fn run_x4(&self, _states: [&mut State; 4], _blocks: [&[Block]; 4]) {
+        unreachable!("SHA-512 has no four-lane kernel")
     }
 
     #[inline]
