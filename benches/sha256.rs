@@ -10,7 +10,12 @@ use mbhash::engine::Sha256Engine;
 use sha2::Digest;
 
 fn grid(c: &mut Criterion) {
-    for (size, streams) in [(64usize, 64usize), (4096, 16), (128 << 10, 16), (128 << 10, 1)] {
+    for (size, streams) in [
+        (64usize, 64usize),
+        (4096, 16),
+        (128 << 10, 16),
+        (128 << 10, 1),
+    ] {
         let msgs: Vec<Vec<u8>> = (0..streams).map(|s| vec![s as u8; size]).collect();
         let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
         let mut out = vec![[0u8; 32]; streams];

@@ -61,11 +61,7 @@ fn lane_fills<A: Algorithm>(engine: <A::Family as mbhash::alg::Family>::Engine) 
             })
             .collect();
         let digests = run_jobs::<A>(engine, &jobs, &mut rng);
-        check_digests::<A>(
-            &format!("{} fill {fill}", engine.name()),
-            &jobs,
-            &digests,
-        );
+        check_digests::<A>(&format!("{} fill {fill}", engine.name()), &jobs, &digests);
     }
 }
 

@@ -144,7 +144,11 @@ fn unknown_and_unsupported_engines_list_the_valid_ones() {
         }
     }
     let err = mbhash::engine::Sha512Engine::from_name("shani").unwrap_err();
-    assert!(err.to_string().contains("valid engines: auto, scalar, avx2, avx512"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("valid engines: auto, scalar, avx2, avx512"),
+        "{err}"
+    );
 }
 
 /// Buffered chunks (shorter than a block) come back at once as Idle; the

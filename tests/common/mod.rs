@@ -7,9 +7,7 @@ mod simd_common;
 use std::collections::VecDeque;
 
 use mbhash::alg::{Algorithm, Family, Sha256Family, Sha512Family};
-use mbhash::engine::{
-    Engine, Kernels, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels,
-};
+use mbhash::engine::{Engine, Kernels, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels};
 use mbhash::{Context, Flags, JobManager, Status};
 use mbhash_simd::cpu::Feature;
 pub use simd_common::{Rng, token_or_skip};

@@ -231,9 +231,7 @@ impl<K: Kernels> Engine<K> {
             name: name.to_string(),
             kind,
             valid: Self::names().collect(),
-            supported: Self::names()
-                .filter(|n| Self::is_supported(n))
-                .collect(),
+            supported: Self::names().filter(|n| Self::is_supported(n)).collect(),
             source: None,
         }
     }
