@@ -92,15 +92,17 @@ mod x86 {
     #[target_feature(enable = "avx2,bmi2")]
     pub(super) fn compress(token: Avx2x1, state: &mut State, blocks: &[Block]) {
         let mut wk: Wk = [[0; 80]; 2];
-        let (pairs, last) = blocks.as_chunks::<2>();
-        for [first, second] in pairs {
-            let x = load(token, first, second);
+        // Two blocks a turn; a lone last block fills both halves of the
+        // vectors and only its first copy is compressed. One copy of each
+        // round sequence keeps the code small.
+        for pair in blocks.chunks(2) {
+            let first = &pair[0];
+            let second = pair.get(1);
+            let x = load(token, first, second.unwrap_or(first));
             *state = first_block(token, *state, x, &mut wk);
-            *state = second_block(*state, &wk[1]);
-        }
-        if let [block] = last {
-            let x = load(token, block, block);
-            *state = first_block(token, *state, x, &mut wk);
+            if second.is_some() {
+                *state = second_block(*state, &wk[1]);
+            }
         }
     }
 
@@ -147,6 +149,10 @@ mod x86 {
             _mm_storeu_si128(first.as_mut_ptr().cast(), _mm256_castsi256_si128(v));
             _mm_storeu_si128(second.as_mut_ptr().cast(), _mm256_extracti128_si256::<1>(v));
         }
+        // The rounds must read the sums back from memory (one `add` with a
+        // memory operand each); seeing the stores, the compiler would rather
+        // extract them from the vector, which costs far more.
+        core::hint::black_box(wk);
     }
 
     /// Rotates both lanes of each half right by `$n` bits (two shifts; the
@@ -197,7 +203,8 @@ mod x86 {
     #[inline(always)]
     fn round([a, b, c, d, e, f, g, h]: State, wk: u64) -> State {
         let big_s1 = e.rotate_right(14) ^ e.rotate_right(18) ^ e.rotate_right(41);
-        let ch = (e & f) ^ (!e & g);
+        // f where e is set, g elsewhere; `f ^ g` does not wait for `e`.
+        let ch = ((f ^ g) & e) ^ g;
         // h + W + K does not depend on the previous round: add it first.
         let t1 = h.wrapping_add(wk).wrapping_add(ch).wrapping_add(big_s1);
         let big_s0 = a.rotate_right(28) ^ a.rotate_right(34) ^ a.rotate_right(39);
@@ -213,6 +220,18 @@ mod x86 {
         core::array::from_fn(|i| state[i].wrapping_add(s[i]))
     }
 
+    /// Expands `$body` once for every value of `$j` in the list, so that the
+    /// rounds are unrolled whatever the compiler's unrolling heuristics say
+    /// (a loop over `round` would copy the eight variables every round).
+    macro_rules! unroll {
+        ($j:ident in [$($n:literal),*] $body:block) => {
+            $({
+                let $j: usize = $n;
+                $body
+            })*
+        };
+    }
+
     /// The first block of a pair, scheduling both: stores `W + K` of the
     /// two blocks into `wk` while running the first block's rounds.
     #[inline(always)]
@@ -221,17 +240,16 @@ mod x86 {
             store_wk(token, wk, 2 * i, w);
         }
         let mut s = state;
-        for t in (0..64).step_by(16) {
-            for j in (0..16).step_by(2) {
-                let w = schedule(token, &mut x);
-                store_wk(token, wk, t + 16 + j, w);
-                s = round(s, wk[0][t + j]);
-                s = round(s, wk[0][t + j + 1]);
-            }
-        }
-        for t in 64..80 {
+        unroll!(t in [0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30,
+                      32, 34, 36, 38, 40, 42, 44, 46, 48, 50, 52, 54, 56, 58, 60, 62] {
+            let w = schedule(token, &mut x);
+            store_wk(token, wk, t + 16, w);
             s = round(s, wk[0][t]);
-        }
+            s = round(s, wk[0][t + 1]);
+        });
+        unroll!(t in [64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79] {
+            s = round(s, wk[0][t]);
+        });
         add_state(state, s)
     }
 
@@ -239,9 +257,13 @@ mod x86 {
     #[inline(always)]
     fn second_block(state: State, wk: &[u64; 80]) -> State {
         let mut s = state;
-        for &w in wk {
-            s = round(s, w);
-        }
+        unroll!(t in [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                      16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+                      32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47,
+                      48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63,
+                      64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79] {
+            s = round(s, wk[t]);
+        });
         add_state(state, s)
     }
 }
