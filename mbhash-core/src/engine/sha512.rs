@@ -1,8 +1,8 @@
-//! The SHA-512 family's kernels: scalar, AVX2 x4, AVX-512 x8.
+//! The SHA-512 family's kernels: scalar, AVX2 one-stream, AVX2 x4, AVX-512 x8.
 
 use std::sync::OnceLock;
 
-use mbhash_simd::sha512::{Avx2x4, Avx512x8, Block, Compress, State, scalar};
+use mbhash_simd::sha512::{Avx2x1, Avx2x4, Avx512x8, Block, Compress, State, scalar};
 
 use super::{Engine, EngineError, Kernels, Step};
 use crate::alg::Sha512Family;
@@ -10,6 +10,7 @@ use crate::alg::Sha512Family;
 /// The SHA-512 kernels this CPU runs, as proof tokens.
 #[derive(Clone, Copy, Debug)]
 pub struct Sha512Kernels {
+    one: Option<Avx2x1>,
     avx2: Option<Avx2x4>,
     avx512: Option<Avx512x8>,
 }
@@ -20,6 +21,7 @@ impl Kernels for Sha512Kernels {
     const ENV_VAR: &'static str = "MBHASH_SHA512_ENGINE";
     const KINDS: &'static [(&'static str, &'static [Step])] = &[
         ("scalar", &[Step::Scalar]),
+        ("avx2-x1", &[Step::Narrow1]),
         ("avx2", &[Step::Mid]),
         ("avx512", &[Step::Wide]),
     ];
@@ -28,6 +30,7 @@ impl Kernels for Sha512Kernels {
 
     fn detect() -> Self {
         Sha512Kernels {
+            one: Avx2x1::new(),
             avx2: Avx2x4::new(),
             avx512: Avx512x8::new(),
         }
@@ -36,7 +39,8 @@ impl Kernels for Sha512Kernels {
     fn has(&self, step: Step) -> bool {
         match step {
             Step::Scalar => true,
-            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => false,
+            Step::Narrow1 => self.one.is_some(),
+            Step::Narrow2 | Step::Narrow4 => false,
             Step::Mid => self.avx2.is_some(),
             Step::Wide => self.avx512.is_some(),
         }
@@ -45,15 +49,19 @@ impl Kernels for Sha512Kernels {
     fn step_name(step: Step) -> &'static str {
         match step {
             Step::Scalar => "scalar",
-            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => "none",
+            Step::Narrow1 => "avx2-x1",
+            Step::Narrow2 | Step::Narrow4 => "none",
             Step::Mid => "avx2",
             Step::Wide => "avx512",
         }
     }
 
     #[inline]
-    fn run_one(&self, _step: Step, state: &mut State, blocks: &[Block]) {
-        scalar::compress(state, blocks);
+    fn run_one(&self, step: Step, state: &mut State, blocks: &[Block]) {
+        match (step, self.one) {
+            (Step::Narrow1, Some(k)) => k.compress([state], [blocks]),
+            _ => scalar::compress(state, blocks),
+        }
     }
 
     fn run_x2(&self, _states: [&mut State; 2], _blocks: [&[Block]; 2]) {
