@@ -22,6 +22,7 @@ pub struct Options {
     sizes: Vec<usize>,
     streams: Vec<usize>,
     rounds: usize,
+    plot: Option<crate::plot::Recorder>,
 }
 
 pub fn parse(args: &[String]) -> Result<Options, String> {
@@ -33,6 +34,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         sizes: vec![64, 4 << 10, 128 << 10],
         streams: vec![1, 2, 4, 8, 16, 64],
         rounds: 0,
+        plot: None,
     };
     let mut it = args.iter();
     while let Some(arg) = it.next() {
@@ -51,6 +53,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--json" => o.json = true,
             "--algo" => o.algos = value()?.split(',').map(|s| s.trim().to_string()).collect(),
             "--engine" => o.engine = Some(value()?),
+            "--plot" => o.plot = Some(crate::plot::Recorder::new(value()?)),
             "--sizes" => o.sizes = list(&value()?, parse_size)?,
             "--streams" => o.streams = list(&value()?, |s| s.parse().ok())?,
             "--rounds" => {
@@ -182,6 +185,9 @@ pub fn run(o: &Options) -> Result<(), String> {
     if !o.json {
         println!("({:.1} s)", started.elapsed().as_secs_f64());
     }
+    if let Some(plot) = &o.plot {
+        plot.write()?;
+    }
     Ok(())
 }
 
@@ -304,6 +310,13 @@ where
                 },
             ];
             for r in rows {
+                if let Some(plot) = &o.plot {
+                    let series = match r.imp.as_str() {
+                        "mbhash" => format!("mbhash/{}", r.engine),
+                        imp => imp.to_string(),
+                    };
+                    plot.record(r.algo, &series, r.size, r.streams, r.gbps);
+                }
                 if o.json {
                     println!("{}", r.json());
                 } else {

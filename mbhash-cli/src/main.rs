@@ -2,8 +2,16 @@
 //!
 //! * `mbhash bench [--quick] [--json] [--algo A] [--engine E] [--sizes S] [--streams N]`
 //! * `mbhash engines`
+//! * `mbhash sum [-a ALG] [-c] [--tag] [-z] [-r] [-j N] [FILE|DIR|-]...`
 
 mod bench;
+mod check;
+mod names;
+mod plot;
+mod progress;
+mod streams;
+mod sum;
+mod walk;
 
 use std::process::ExitCode;
 
@@ -11,6 +19,7 @@ const USAGE: &str = "\
 usage: mbhash <command> [options]
 
 commands:
+  sum       print or check SHA-2 checksums, as sha256sum does (see `mbhash sum --help`)
   bench     measure throughput against the peers, in the same process
   engines   list the engines of every algorithm and the one `auto` uses
 
@@ -23,6 +32,7 @@ bench options:
   --sizes LIST       message sizes, e.g. 64,4K,128K
   --streams LIST     messages in flight, e.g. 1,2,4,8,16,64
   --rounds N         timed rounds per point (median is reported)
+  --plot FILE.svg    also draw GB/s per message size and stream count
 
 environment:
   MBHASH_SHA256_ENGINE   auto|scalar|shani|shani-x2|avx2|avx512
@@ -31,6 +41,11 @@ environment:
 ";
 
 fn main() -> ExitCode {
+    // `sum` takes file names, which need not be UTF-8.
+    let os_args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if os_args.first().is_some_and(|a| a == "sum") {
+        return sum::main(&os_args[1..]);
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("bench") => bench::parse(&args[1..]).and_then(|opts| bench::run(&opts)),

@@ -1,0 +1,517 @@
+//! `mbhash sum` against GNU coreutils (`sha256sum` and family), byte for
+//! byte: outputs, messages (with the program name swapped) and exit codes,
+//! on a generated tree. Without coreutils every test prints SKIPPED.
+
+use std::ffi::{OsStr, OsString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const MBHASH: &str = env!("CARGO_BIN_EXE_mbhash");
+
+/// A temporary directory, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("mbhash-sum-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// True if `tool` runs; else prints why the test is skipped.
+fn have(tool: &str) -> bool {
+    let ok = Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        println!("SKIPPED: {tool} (GNU coreutils) not found");
+    }
+    ok
+}
+
+/// Runs `prog args` in `dir` with `stdin` as standard input.
+fn run(dir: &Path, prog: &str, args: &[OsString], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(prog)
+        .args(args)
+        .current_dir(dir)
+        .env("LC_ALL", "C.UTF-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{prog}: {e}"));
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    out
+}
+
+fn os(args: &[&str]) -> Vec<OsString> {
+    args.iter().map(OsString::from).collect()
+}
+
+/// Runs `mbhash sum ARGS` and `TOOL ARGS` and asserts the same standard
+/// output, the same standard error (with `TOOL` read as `mbhash`) and the
+/// same exit code; returns mbhash's output.
+fn same(dir: &Path, tool: &str, algo: &str, args: &[OsString], stdin: &[u8]) -> Output {
+    let mut ours_args = os(&["sum", "-a", algo]);
+    ours_args.extend_from_slice(args);
+    let ours = run(dir, MBHASH, &ours_args, stdin);
+    let theirs = run(dir, tool, args, stdin);
+    let what = format!("{tool} {:?}", args);
+    let ours_err = String::from_utf8_lossy(&ours.stderr);
+    assert!(!ours_err.contains("panicked"), "{what}: {ours_err}");
+    assert!(
+        ours.stdout == theirs.stdout,
+        "{what}: stdout differs\n--- mbhash\n{}\n--- {tool}\n{}",
+        String::from_utf8_lossy(&ours.stdout),
+        String::from_utf8_lossy(&theirs.stdout)
+    );
+    let theirs_err = String::from_utf8_lossy(&theirs.stderr)
+        .replace(&format!("{tool}: "), "mbhash: ")
+        .replace(&format!("Try '{tool} --help'"), "Try 'mbhash sum --help'");
+    assert_eq!(ours_err, theirs_err, "{what}: stderr differs");
+    assert_eq!(
+        ours.status.code(),
+        theirs.status.code(),
+        "{what}: exit code"
+    );
+    ours
+}
+
+/// Deterministic bytes (xorshift).
+fn bytes(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect()
+}
+
+fn write(dir: &Path, name: &[u8], data: &[u8]) -> OsString {
+    let name = OsStr::from_bytes(name).to_os_string();
+    let path = dir.join(&name);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, data).unwrap();
+    name
+}
+
+/// A tree of files of awkward sizes and names; returns their names in a
+/// scrambled order (the order of the command line).
+fn tree(dir: &Path) -> Vec<OsString> {
+    let mut names = Vec::new();
+    // Sizes at the padding edges of both families and at the 256 KiB chunk.
+    let sizes = [
+        0usize,
+        1,
+        3,
+        55,
+        56,
+        63,
+        64,
+        65,
+        111,
+        112,
+        119,
+        120,
+        127,
+        128,
+        129,
+        1000,
+        (256 << 10) - 1,
+        256 << 10,
+        (256 << 10) + 1,
+        (512 << 10) + 77,
+        3 << 20,
+    ];
+    for (i, &len) in sizes.iter().enumerate() {
+        names.push(write(
+            dir,
+            format!("size/s{len:07}").as_bytes(),
+            &bytes(i as u64, len),
+        ));
+    }
+    // Enough small files to fill many lanes, in two directories.
+    for i in 0..150u64 {
+        let len = (i as usize * 7919) % 20_000;
+        let sub = if i % 3 == 0 { "many/b" } else { "many/a" };
+        names.push(write(
+            dir,
+            format!("{sub}/f{i:03}").as_bytes(),
+            &bytes(1000 + i, len),
+        ));
+    }
+    let odd: [&[u8]; 10] = [
+        b"odd/with space",
+        b"odd/back\\slash",
+        b"odd/new\nline",
+        b"odd/car\rreturn",
+        b"odd/tab\tname",
+        b"odd/star*",
+        b"odd/both\\and\nnewline",
+        "odd/\u{fc}n\u{ef}code".as_bytes(),
+        b"odd/a.txt",
+        b"odd/a/inner",
+    ];
+    for (i, name) in odd.iter().enumerate() {
+        names.push(write(dir, name, &bytes(5000 + i as u64, 100 + i * 10)));
+    }
+    names.push(write(dir, b"odd/empty", b""));
+    // Scramble the order: the output must follow the arguments.
+    let n = names.len();
+    (0..n).map(|i| names[(i * 37) % n].clone()).collect()
+}
+
+/// A 100 MiB file, made quickly from one random MiB varied per MiB.
+fn big_file(dir: &Path) -> OsString {
+    use std::io::Write;
+    let name = OsString::from("big.bin");
+    let mut f = std::io::BufWriter::new(std::fs::File::create(dir.join(&name)).unwrap());
+    let mut block = bytes(77, 1 << 20);
+    for i in 0..100u32 {
+        block[..4].copy_from_slice(&i.to_le_bytes());
+        f.write_all(&block).unwrap();
+    }
+    f.flush().unwrap();
+    name
+}
+
+const TOOLS: [(&str, &str); 4] = [
+    ("sha256sum", "sha256"),
+    ("sha512sum", "sha512"),
+    ("sha224sum", "sha224"),
+    ("sha384sum", "sha384"),
+];
+
+#[test]
+fn sums_match_coreutils() {
+    if !TOOLS.iter().all(|(t, _)| have(t)) {
+        return;
+    }
+    let tmp = TempDir::new("sums");
+    let dir = &tmp.0;
+    let files = tree(dir);
+    let big = big_file(dir);
+    for (tool, algo) in TOOLS {
+        let mut args = files.clone();
+        if matches!(algo, "sha256" | "sha512") {
+            args.insert(files.len() / 2, big.clone());
+        }
+        same(dir, tool, algo, &args, b"");
+        for flag in ["--tag", "-z", "-b"] {
+            let mut with = os(&[flag]);
+            with.extend_from_slice(&files);
+            same(dir, tool, algo, &with, b"");
+        }
+    }
+    // One thread, and the BSD form with escapes and NUL ends together.
+    let mut args = os(&["-j", "1", "--tag", "-z"]);
+    args.extend_from_slice(&files);
+    let ours = run(dir, MBHASH, &[os(&["sum"]), args.clone()].concat(), b"");
+    let theirs = run(dir, "sha256sum", &args[2..], b"");
+    assert_eq!(ours.stdout, theirs.stdout);
+}
+
+#[test]
+fn single_files_and_stdin_match_coreutils() {
+    if !have("sha256sum") || !have("sha512sum") {
+        return;
+    }
+    let tmp = TempDir::new("single");
+    let dir = &tmp.0;
+    let data = bytes(9, (1 << 20) + 333);
+    let name = write(dir, b"one", &data);
+    for (tool, algo) in [("sha256sum", "sha256"), ("sha512sum", "sha512")] {
+        // One file: the one-stream path, with and without a reader thread.
+        same(dir, tool, algo, std::slice::from_ref(&name), b"");
+        let mut ours_args = os(&["sum", "-j", "1", "-a", algo]);
+        ours_args.push(name.clone());
+        let theirs = run(dir, tool, std::slice::from_ref(&name), b"");
+        assert_eq!(run(dir, MBHASH, &ours_args, b"").stdout, theirs.stdout);
+        // Standard input: no argument, `-`, and `-` among files.
+        same(dir, tool, algo, &[], &data);
+        same(dir, tool, algo, &os(&["-"]), &data);
+        same(dir, tool, algo, &os(&["--tag", "-"]), b"");
+        same(
+            dir,
+            tool,
+            algo,
+            &[name.clone(), "-".into(), name.clone()],
+            &data,
+        );
+    }
+}
+
+#[test]
+fn recursion_is_sorted_like_find_and_sort() {
+    if !have("sha256sum") || !have("find") || !have("sort") || !have("xargs") {
+        return;
+    }
+    let tmp = TempDir::new("recurse");
+    let dir = &tmp.0;
+    tree(dir);
+    let ours = run(
+        dir,
+        MBHASH,
+        &os(&["sum", "-r", "-z", "size", "odd", "many"]),
+        b"",
+    );
+    assert!(ours.status.success());
+    let mut want = Vec::new();
+    for sub in ["size", "odd", "many"] {
+        let list = Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "find {sub} -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum -z"
+            ))
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(list.status.success());
+        want.extend_from_slice(&list.stdout);
+    }
+    assert!(
+        ours.stdout == want,
+        "mbhash sum -r differs from find | sort | sha256sum\n{}\n---\n{}",
+        String::from_utf8_lossy(&ours.stdout),
+        String::from_utf8_lossy(&want)
+    );
+    // A trailing slash joins without doubling it; `.` gives `./` paths.
+    let slash = run(dir, MBHASH, &os(&["sum", "-r", "odd/a/"]), b"");
+    assert!(String::from_utf8_lossy(&slash.stdout).ends_with("  odd/a/inner\n"));
+}
+
+#[test]
+fn errors_match_coreutils() {
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = TempDir::new("errors");
+    let dir = &tmp.0;
+    let a = write(dir, b"a", b"abc");
+    write(dir, b"d/x", b"x");
+    let args = [
+        a.clone(),
+        "missing".into(),
+        "d".into(),
+        "no such:file".into(),
+        OsStr::from_bytes(b"bad\nname").into(),
+        a.clone(),
+    ];
+    let out = same(dir, "sha256sum", "sha256", &args, b"");
+    assert_eq!(out.status.code(), Some(1));
+    // Usage errors: coreutils' wording and status.
+    for bad in [
+        &["--bogus"][..],
+        &["-x"],
+        &["--quiet", "a"],
+        &["-c", "--tag", "a"],
+    ] {
+        same(dir, "sha256sum", "sha256", &os(bad), b"");
+    }
+
+    // Permission denied, where this user is refused (not as root).
+    let locked = write(dir, b"locked", b"secret");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.join(&locked), std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read(dir.join(&locked)).is_err() {
+        same(
+            dir,
+            "sha256sum",
+            "sha256",
+            &[a.clone(), locked.clone(), a],
+            b"",
+        );
+    } else {
+        println!("SKIPPED: permission test (files are readable by this user)");
+    }
+}
+
+/// A checksum list made by coreutils, then files corrupted and removed.
+fn check_fixture(dir: &Path, tool: &str) -> (OsString, OsString) {
+    let files = tree(dir);
+    let good = run(dir, tool, &files, b"");
+    assert!(good.status.success());
+    std::fs::write(dir.join("good.sums"), &good.stdout).unwrap();
+    let mut tagged_args = os(&["--tag"]);
+    tagged_args.extend(files.iter().take(5).cloned());
+    let tagged = run(dir, tool, &tagged_args, b"");
+
+    // The bad list: the good one, a tag section, junk, comments, blank
+    // and CRLF lines; then one file changed and one removed.
+    let mut bad = good.stdout.clone();
+    bad.extend_from_slice(&tagged.stdout);
+    bad.extend_from_slice(b"this line is junk\n# a comment\n\n");
+    let first_line = good.stdout.split(|&b| b == b'\n').next().unwrap().to_vec();
+    let mut crlf = first_line.clone();
+    crlf.extend_from_slice(b"\r\n");
+    bad.extend_from_slice(&crlf);
+    bad.extend_from_slice(&first_line.to_ascii_uppercase()[..first_line.len()]);
+    bad.extend_from_slice(b"\n");
+    std::fs::write(dir.join("bad.sums"), &bad).unwrap();
+    std::fs::write(dir.join("many/a/f001"), b"changed").unwrap();
+    std::fs::remove_file(dir.join("many/a/f002")).unwrap();
+    std::fs::write(dir.join("odd/new\nline"), b"changed too").unwrap();
+    ("good.sums".into(), "bad.sums".into())
+}
+
+#[test]
+fn check_mode_matches_coreutils() {
+    if !have("sha256sum") || !have("sha512sum") {
+        return;
+    }
+    let tmp = TempDir::new("check");
+    let dir = &tmp.0;
+    let (good, bad) = check_fixture(dir, "sha256sum");
+    let flags: [&[&str]; 10] = [
+        &[],
+        &["--quiet"],
+        &["--status"],
+        &["--warn"],
+        &["--strict"],
+        &["--ignore-missing"],
+        &["--ignore-missing", "--quiet"],
+        &["--status", "--warn"],
+        &["--warn", "--quiet"],
+        &["--strict", "--ignore-missing", "--status"],
+    ];
+    for f in flags {
+        for lists in [
+            vec![good.clone()],
+            vec![bad.clone()],
+            vec![good.clone(), bad.clone()],
+        ] {
+            let mut args = os(&["-c"]);
+            args.extend(f.iter().map(OsString::from));
+            args.extend(lists);
+            same(dir, "sha256sum", "sha256", &args, b"");
+        }
+    }
+    // A list on standard input, a missing list, a directory as a list, and
+    // lists with nothing to check.
+    let list = std::fs::read(dir.join(&bad)).unwrap();
+    same(dir, "sha256sum", "sha256", &os(&["-c"]), &list);
+    same(
+        dir,
+        "sha256sum",
+        "sha256",
+        &os(&["-c", "-", "nolist", "odd"]),
+        &list,
+    );
+    same(
+        dir,
+        "sha256sum",
+        "sha256",
+        &os(&["--check", "-"]),
+        b"junk\n",
+    );
+    same(
+        dir,
+        "sha256sum",
+        "sha256",
+        &os(&["-c", "--strict", "-"]),
+        b"junk\n",
+    );
+    let missing_only = b"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  gone\n";
+    for f in [
+        &[][..],
+        &["--ignore-missing"],
+        &["--ignore-missing", "--status"],
+    ] {
+        let mut args = os(&["-c"]);
+        args.extend(f.iter().map(OsString::from));
+        same(dir, "sha256sum", "sha256", &args, missing_only);
+    }
+    // Exit codes, spelled out.
+    let code = |args: &[&str]| run(dir, MBHASH, &os(args), b"").status.code();
+    assert_eq!(code(&["sum", "-c", "--status", "good.sums"]), Some(1)); // files changed since
+    assert_eq!(code(&["sum", "-c", "--status", "bad.sums"]), Some(1));
+
+    // SHA-512 lists too.
+    let tmp = TempDir::new("check512");
+    let dir = &tmp.0;
+    let (good, bad) = check_fixture(dir, "sha512sum");
+    for lists in [vec![good.clone()], vec![bad.clone()]] {
+        let mut args = os(&["-c", "-w"]);
+        args.extend(lists);
+        same(dir, "sha512sum", "sha512", &args, b"");
+    }
+}
+
+#[test]
+fn check_of_an_unchanged_tree_passes() {
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = TempDir::new("checkok");
+    let dir = &tmp.0;
+    let files = tree(dir);
+    let list = run(dir, MBHASH, &[os(&["sum", "--tag"]), files].concat(), b"");
+    assert!(list.status.success());
+    std::fs::write(dir.join("list"), &list.stdout).unwrap();
+    let out = same(
+        dir,
+        "sha256sum",
+        "sha256",
+        &os(&["-c", "--quiet", "list"]),
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+}
+
+#[test]
+fn other_algorithms_round_trip() {
+    // SHA-512/256 and SHA-512/224 have no coreutils tool: check that their
+    // lists check, and that a list of the wrong length is refused.
+    let tmp = TempDir::new("rt");
+    let dir = &tmp.0;
+    write(dir, b"x", &bytes(1, 5000));
+    write(dir, b"y", b"");
+    for algo in ["sha512-256", "sha512-224"] {
+        for tag in [&[][..], &["--tag"]] {
+            let mut args = os(&["sum", "-a", algo]);
+            args.extend(tag.iter().map(OsString::from));
+            args.extend(os(&["x", "y"]));
+            let list = run(dir, MBHASH, &args, b"");
+            assert!(list.status.success());
+            let check = run(dir, MBHASH, &os(&["sum", "-a", algo, "-c"]), &list.stdout);
+            assert_eq!(check.stdout, b"x: OK\ny: OK\n", "{algo} {tag:?}");
+            let wrong = run(
+                dir,
+                MBHASH,
+                &os(&["sum", "-a", "sha256", "-c"]),
+                &list.stdout,
+            );
+            assert_eq!(wrong.status.code(), Some(1));
+        }
+    }
+    let tagged = run(
+        dir,
+        MBHASH,
+        &os(&["sum", "-a", "sha512-256", "--tag", "y"]),
+        b"",
+    );
+    assert!(String::from_utf8_lossy(&tagged.stdout).starts_with("SHA512/256 (y) = c672b8d1"));
+}

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Speed of `mbhash sum` against its peers, warm page cache:
+#   * a tree of 20,000 files of 1-64 KiB: `mbhash sum -r .` against
+#     `find . -type f -print0 | xargs -0 sha256sum` (goal: at least 3x faster);
+#   * one 1 GiB file: `mbhash sum FILE` against `openssl dgst -sha256 FILE`
+#     (goal: at least as fast).
+# Uses hyperfine when present (apt-get install hyperfine), else a plain
+# timing loop; reports the median of RUNS runs (default 10) after warm-up.
+#
+#   scripts/bench-sum.sh              # build, make the data once, measure
+#   RUNS=20 BENCH_DIR=/tmp/x scripts/bench-sum.sh
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${BENCH_DIR:-${TMPDIR:-/tmp}/mbhash-bench-sum}
+runs=${RUNS:-10}
+target=${CARGO_TARGET_DIR:-$root/target}
+
+cargo build --quiet --release -p mbhash-cli --manifest-path "$root/Cargo.toml"
+mbhash=$target/release/mbhash
+
+mkdir -p "$work"
+tree=$work/tree
+big=$work/big.bin
+if [ ! -f "$tree/.complete" ]; then
+    echo "making $tree: 20000 files of 1-64 KiB" >&2
+    rm -rf "$tree"
+    mkdir -p "$tree"
+    # Deterministic sizes and contents; 100 directories of 200 files.
+    perl -e '
+        my ($dir) = @ARGV;
+        srand(42);
+        my $blob = join "", map { chr(int(rand(256))) } 1 .. (1 << 17);
+        for my $d (0 .. 99) {
+            mkdir sprintf("%s/d%02d", $dir, $d) or die "mkdir: $!";
+            for my $f (0 .. 199) {
+                my $size = 1024 + int(rand(63 * 1024 + 1));
+                my $off = int(rand((1 << 17) - $size));
+                my $path = sprintf("%s/d%02d/f%03d.bin", $dir, $d, $f);
+                open(my $fh, ">", $path) or die "$path: $!";
+                binmode $fh;
+                print $fh substr($blob, $off, $size);
+                close $fh;
+            }
+        }' "$tree"
+    touch "$tree/.complete"
+fi
+if [ ! -f "$big" ] || [ "$(stat -c %s "$big")" != 1073741824 ]; then
+    echo "making $big: 1 GiB" >&2
+    head -c 1073741824 /dev/urandom > "$big"
+fi
+rm -f "$tree/.complete.sum"
+
+# Same digests first (the tree's marker file aside).
+cd "$tree"
+want=$(find . -type f ! -name .complete -print0 | xargs -0 sha256sum | LC_ALL=C sort -k2)
+got=$("$mbhash" sum -r . | grep -v '  ./.complete$' | LC_ALL=C sort -k2)
+[ "$want" = "$got" ] || { echo "tree: digests differ from sha256sum" >&2; exit 1; }
+[ "$(openssl dgst -sha256 -r "$big" | cut -c1-64)" = "$("$mbhash" sum "$big" | cut -c1-64)" ] \
+    || { echo "big file: digest differs from openssl" >&2; exit 1; }
+
+# median SECONDS-PER-RUN... -> the median
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+
+# measure NAME COMMAND...: prints "NAME median_seconds"
+measure() {
+    local name=$1; shift
+    local cmd=$*
+    if command -v hyperfine >/dev/null; then
+        local json=$work/hyperfine.json
+        hyperfine --style none --warmup 2 --runs "$runs" --export-json "$json" "$cmd" >/dev/null
+        local m
+        m=$(perl -0777 -ne 'print $1 if /"median":\s*([0-9.eE+-]+)/' "$json")
+        echo "$name $m"
+    else
+        local times=() i t0 t1
+        for i in 1 2; do bash -c "$cmd" >/dev/null; done
+        for ((i = 0; i < runs; i++)); do
+            t0=$(date +%s.%N)
+            bash -c "$cmd" >/dev/null
+            t1=$(date +%s.%N)
+            times+=("$(echo "$t1 - $t0" | bc -l)")
+        done
+        echo "$name $(median "${times[@]}")"
+    fi
+}
+
+report() {
+    local label=$1 ours=$2 peer=$3 goal=$4
+    local o p
+    o=$(echo "$ours" | cut -d' ' -f2)
+    p=$(echo "$peer" | cut -d' ' -f2)
+    awk -v l="$label" -v o="$o" -v p="$p" -v g="$goal" -v on="${ours%% *}" -v pn="${peer%% *}" 'BEGIN {
+        r = p / o
+        printf "%-10s %-22s %8.3f s\n%-10s %-22s %8.3f s\n%-10s speed-up %.2fx (goal %sx): %s\n\n",
+            l, on, o, l, pn, p, l, r, g, (r >= g) ? "met" : "NOT met"
+    }'
+}
+
+echo "median of $runs warm runs; $(nproc) CPUs" >&2
+cd "$tree"
+ours=$(measure "mbhash-sum-r" "$mbhash sum -r . > /dev/null")
+peer=$(measure "find|xargs-sha256sum" "find . -type f -print0 | xargs -0 sha256sum > /dev/null")
+report "tree" "$ours" "$peer" 3
+
+ours=$(measure "mbhash-sum" "$mbhash sum $big > /dev/null")
+peer=$(measure "openssl-dgst-sha256" "openssl dgst -sha256 $big > /dev/null")
+report "1GiB" "$ours" "$peer" 1
