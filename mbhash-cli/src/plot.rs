@@ -1,8 +1,9 @@
 //! `mbhash bench --plot FILE.svg`: the bench's rows as an SVG chart.
 //!
 //! One panel per algorithm and message size (rows: algorithms, columns:
-//! sizes); in each, GB/s against the number of streams (log scale), one line
-//! per implementation (mbhash on its engine, and the peer).
+//! sizes); in each, GB/s against the number of streams (powers of two evenly
+//! spaced), one line per implementation (mbhash on its engine, and the
+//! peer).
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -108,25 +109,30 @@ pub fn draw(path: &std::path::Path, points: &[Point]) -> Result<(), Box<dyn std:
                 .iter()
                 .filter(|p| &p.algo == algo && p.size == size)
                 .collect();
-            let max_streams = here.iter().map(|p| p.streams).max().unwrap_or(1).max(2) as f64;
+            // x is log2(streams): evenly spaced powers of two.
+            let max_x = (here.iter().map(|p| p.streams).max().unwrap_or(1).max(2) as f64)
+                .log2()
+                .ceil();
             let max_gbps = here.iter().map(|p| p.gbps).fold(0.0, f64::max).max(0.1) * 1.1;
             let mut chart = ChartBuilder::on(panel)
                 .caption(format!("{algo}, {}", size_label(size)), ("sans-serif", 15))
                 .margin(10)
                 .x_label_area_size(35)
                 .y_label_area_size(45)
-                .build_cartesian_2d((1f64..max_streams).log_scale(), 0f64..max_gbps)?;
+                .build_cartesian_2d(0f64..max_x, 0f64..max_gbps)?;
             chart
                 .configure_mesh()
                 .x_desc("streams")
                 .y_desc("GB/s")
-                .x_label_formatter(&|x| format!("{}", x.round()))
+                .x_labels(max_x as usize + 1)
+                .x_label_formatter(&|x| format!("{}", x.exp2().round()))
+                .light_line_style(WHITE)
                 .draw()?;
             for (k, name) in series.iter().enumerate() {
                 let mut line: Vec<(f64, f64)> = here
                     .iter()
                     .filter(|p| &p.series == name)
-                    .map(|p| (p.streams as f64, p.gbps))
+                    .map(|p| ((p.streams as f64).log2(), p.gbps))
                     .collect();
                 if line.is_empty() {
                     continue;

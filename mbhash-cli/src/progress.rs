@@ -1,8 +1,9 @@
 //! A progress bar on standard error for long runs: bytes, rate and ETA.
 //!
-//! The workers only add to an atomic counter. A ticker thread shows the bar
-//! once the run has taken [`DELAY`] and standard error is a terminal, and
-//! only then starts a thread that adds up the input sizes for the ETA.
+//! The workers only add to an atomic counter. A ticker thread follows it
+//! and shows the bar once the run has taken [`DELAY`] and standard error is
+//! a terminal; only then does it start a thread that adds up the input sizes
+//! for the ETA.
 //! Output written while the bar is shown goes through [`Progress::around`],
 //! which lifts the bar off the terminal for the write.
 
@@ -81,24 +82,28 @@ impl Progress {
     }
 
     fn tick(&self, estimate: Option<Estimate<'_>>) {
-        if self.wait(DELAY) {
-            return;
-        }
+        // The bar follows the run from its start, hidden, so that its rate
+        // and ETA have the whole history when it appears.
+        let start = Instant::now();
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        bar.set_style(unknown_style());
         std::thread::scope(|s| {
-            if let Some(estimate) = estimate {
-                s.spawn(|| {
-                    if let Some(total) = estimate(&|| self.cancelled()) {
-                        self.total.store(total, Ordering::Relaxed);
-                        self.total_known.store(true, Ordering::Release);
-                    }
-                });
-            }
-            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-            bar.set_style(unknown_style());
-            bar.set_position(self.done.load(Ordering::Relaxed));
-            *self.bar.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
+            let mut shown = false;
             let mut has_len = false;
             loop {
+                if !shown && start.elapsed() >= DELAY {
+                    shown = true;
+                    if let Some(estimate) = estimate {
+                        s.spawn(|| {
+                            if let Some(total) = estimate(&|| self.cancelled()) {
+                                self.total.store(total, Ordering::Relaxed);
+                                self.total_known.store(true, Ordering::Release);
+                            }
+                        });
+                    }
+                    bar.set_draw_target(ProgressDrawTarget::stderr());
+                    *self.bar.lock().unwrap_or_else(|e| e.into_inner()) = Some(bar.clone());
+                }
                 if !has_len && self.total_known.load(Ordering::Acquire) {
                     bar.set_length(self.total.load(Ordering::Relaxed));
                     bar.set_style(known_style());
@@ -109,10 +114,8 @@ impl Progress {
                     break;
                 }
             }
-            let bar = self.bar.lock().unwrap_or_else(|e| e.into_inner()).take();
-            if let Some(bar) = bar {
-                bar.finish_and_clear();
-            }
+            self.bar.lock().unwrap_or_else(|e| e.into_inner()).take();
+            bar.finish_and_clear();
         });
     }
 }

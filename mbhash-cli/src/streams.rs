@@ -97,6 +97,9 @@ pub struct Settings {
     pub threads: usize,
     /// Bytes read per input per round.
     pub chunk: usize,
+    /// Bytes per read of a lone input (fewer hand-overs between the reader
+    /// and the hashing thread).
+    pub one_stream_chunk: usize,
     /// Inputs a worker keeps open, per lane of the engine.
     pub streams_per_lane: usize,
 }
@@ -107,6 +110,7 @@ impl Settings {
         Settings {
             threads: threads.max(1),
             chunk: 256 << 10,
+            one_stream_chunk: 1 << 20,
             streams_per_lane: 2,
         }
     }
@@ -156,7 +160,7 @@ fn one_stream<A: Algorithm>(
     const BUFFERS: usize = 3;
     let mut reader = src.open()?;
     let mut hasher = Hasher::<A>::with_engine(engine);
-    let chunk = settings.chunk.max(1);
+    let chunk = settings.one_stream_chunk.max(1);
     if settings.threads < 2 {
         let mut buf = vec![0u8; chunk];
         loop {

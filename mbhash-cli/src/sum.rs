@@ -51,6 +51,12 @@ Exit status: 0 on success, 1 if a file could not be read, a checksum did
 not match, or (in check mode) no line was properly formatted.
 ";
 
+/// Writes `mbhash: MESSAGE` on standard error (which may be closed: that
+/// is no reason to stop, let alone panic).
+pub fn say(msg: &str) {
+    let _ = writeln!(io::stderr().lock(), "{PROG}: {msg}");
+}
+
 /// The algorithms `-a` accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Algo {
@@ -395,12 +401,15 @@ pub fn main(args: &[OsString]) -> ExitCode {
     let mut o = match parse(args) {
         Ok(o) => o,
         Err(msg) => {
-            eprintln!("{PROG}: {msg}\nTry '{PROG} sum --help' for more information.");
+            say(&format!(
+                "{msg}\nTry '{PROG} sum --help' for more information."
+            ));
             return ExitCode::FAILURE;
         }
     };
     if o.help {
-        print!("{HELP}");
+        // A closed pipe is no error here.
+        let _ = io::stdout().write_all(HELP.as_bytes());
         return ExitCode::SUCCESS;
     }
     if o.files.is_empty() {
@@ -419,7 +428,7 @@ pub fn main(args: &[OsString]) -> ExitCode {
         Ok(false) => ExitCode::FAILURE,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
         Err(e) => {
-            eprintln!("{PROG}: write error: {}", names::describe(&e));
+            say(&format!("write error: {}", names::describe(&e)));
             ExitCode::FAILURE
         }
     }
@@ -473,7 +482,7 @@ impl<'p> Out<'p> {
     /// Writes `mbhash: MESSAGE` on standard error, after the output so far.
     pub fn error(&mut self, msg: &str) -> io::Result<()> {
         self.out.flush()?;
-        self.progress.around(|| eprintln!("{PROG}: {msg}"));
+        self.progress.around(|| say(msg));
         Ok(())
     }
 
@@ -505,7 +514,7 @@ fn run<A: Algorithm>(o: &Options) -> io::Result<bool> {
     let engine = match EngineOf::<A>::configured() {
         Ok(e) => e,
         Err(e) => {
-            eprintln!("{PROG}: {e}");
+            say(&e.to_string());
             return Ok(false);
         }
     };
