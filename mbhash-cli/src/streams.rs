@@ -131,19 +131,35 @@ where
     I: Iterator<Item = T> + Send,
     F: FnMut(T, Outcome<A>) -> io::Result<()>,
 {
+    // Look ahead a little: a run with a single input (among jobs with
+    // nothing to hash, such as the lines around it in a checksum list) is
+    // one stream.
+    const LOOKAHEAD: usize = 64;
     let mut jobs = jobs.fuse();
-    let first: Vec<T> = jobs.by_ref().take(2).collect();
-    if first.len() == 1 {
-        let job = first.into_iter().next().expect("one job");
-        let outcome = job
-            .source()
-            .map(|src| one_stream::<A>(engine, settings, src, progress));
-        return sink(job, outcome);
+    let mut prefix = Vec::new();
+    let mut inputs = 0;
+    let mut ended = true;
+    for job in jobs.by_ref() {
+        inputs += usize::from(job.source().is_some());
+        prefix.push(job);
+        if inputs > 1 || prefix.len() >= LOOKAHEAD {
+            ended = false;
+            break;
+        }
+    }
+    if ended && inputs <= 1 {
+        for job in prefix {
+            let outcome = job
+                .source()
+                .map(|src| one_stream::<A>(engine, settings, src, progress));
+            sink(job, outcome)?;
+        }
+        return Ok(());
     }
     many::<A, T, _, F>(
         engine,
         settings,
-        first.into_iter().chain(jobs),
+        prefix.into_iter().chain(jobs),
         progress,
         sink,
     )
