@@ -260,6 +260,14 @@ fn single_files_and_stdin_match_coreutils() {
             &[name.clone(), "-".into(), name.clone()],
             &data,
         );
+        // A list of one file (the one-stream path in check mode), good
+        // and bad.
+        let list = run(dir, tool, std::slice::from_ref(&name), b"").stdout;
+        same(dir, tool, algo, &os(&["-c"]), &list);
+        let mut bad = list.clone();
+        bad[0] = if bad[0] == b'0' { b'1' } else { b'0' };
+        bad.extend_from_slice(b"junk\n");
+        same(dir, tool, algo, &os(&["-c", "-"]), &bad);
     }
 }
 
