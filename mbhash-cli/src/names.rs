@@ -118,7 +118,7 @@ fn units(name: &[u8], utf8: bool) -> Vec<Unit<'_>> {
             let at = pos + off;
             let text = &name[at..at + ch.len_utf8()];
             if ch.is_ascii() {
-                out.push(ascii_unit(text, at == 0));
+                out.push(ascii_unit(text, at == 0, name.len() == 1));
             } else if utf8 && !ch.is_control() {
                 out.push(Unit::Plain {
                     text,
@@ -136,7 +136,8 @@ fn units(name: &[u8], utf8: bool) -> Vec<Unit<'_>> {
     out
 }
 
-fn ascii_unit(text: &[u8], first: bool) -> Unit<'_> {
+/// `first`: the unit starts the name; `alone`: it is the whole name.
+fn ascii_unit(text: &[u8], first: bool, alone: bool) -> Unit<'_> {
     let b = text[0];
     let plain = |needs_quotes, compat| Unit::Plain {
         text,
@@ -145,10 +146,10 @@ fn ascii_unit(text: &[u8], first: bool) -> Unit<'_> {
     };
     match b {
         b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => plain(false, true),
-        b'%' | b'+' | b',' | b'-' | b'.' | b'/' | b'_' | b']' | b'{' | b'}' | b'@' => {
-            plain(false, true)
-        }
+        b'%' | b'+' | b',' | b'-' | b'.' | b'/' | b'_' | b']' | b'@' => plain(false, true),
         b':' | b' ' | b'\'' => plain(true, true),
+        // Special to the shell alone; `#` and `~` at the start.
+        b'{' | b'}' => plain(alone, alone),
         b'#' | b'~' => plain(first, first),
         b'!' | b'"' | b'$' | b'&' | b'(' | b')' | b'*' | b';' | b'<' | b'=' | b'>' | b'?'
         | b'[' | b'\\' | b'^' | b'`' | b'|' => plain(true, false),
@@ -190,7 +191,12 @@ fn quote_in(name: &[u8], utf8: bool) -> String {
         out.push(b'"');
     } else {
         out.push(b'\'');
-        let mut in_escape = false;
+        // gnulib quotes a name with a single quote in two passes, and the
+        // second starts in the escape state the first ended in: a name that
+        // ends in an escape starts with a stray `''` (or, if it also starts
+        // with one, lacks its `$'`). Copied as is, to print what coreutils
+        // prints.
+        let mut in_escape = single_quote && matches!(units.last(), Some(Unit::Escaped(_)));
         for u in &units {
             match u {
                 Unit::Escaped(b) => {
@@ -210,16 +216,17 @@ fn quote_in(name: &[u8], utf8: bool) -> String {
                         _ => out.extend_from_slice(format!("{b:03o}").as_bytes()),
                     }
                 }
+                Unit::Plain { text, .. } if *text == b"'" => {
+                    // Closes whatever is open, `$'...'` included.
+                    out.extend_from_slice(b"'\\''");
+                    in_escape = false;
+                }
                 Unit::Plain { text, .. } => {
                     if in_escape {
                         out.extend_from_slice(b"''");
                         in_escape = false;
                     }
-                    if *text == b"'" {
-                        out.extend_from_slice(b"'\\''");
-                    } else {
-                        out.extend_from_slice(text);
-                    }
+                    out.extend_from_slice(text);
                 }
             }
         }
@@ -262,6 +269,9 @@ mod tests {
             (b"a\"b", "'a\"b'"),
             (b"x]", "x]"),
             (b"{}", "{}"),
+            (b"{", "'{'"),
+            (b"x]'", "\"x]'\""),
+            (b"x{'", r"'x{'\'''"),
             (b"c\rrx", "'c'$'\\r''rx'"),
             (b"c\x01rx", "'c'$'\\001''rx'"),
             (b"a'b\nc", "'a'\\''b'$'\\n''c'"),
@@ -276,6 +286,10 @@ mod tests {
             (b"a\xc3b", "'a'$'\\303''b'"),
             (b"a\x1b\x1cb", "'a'$'\\033\\034''b'"),
             (b"a?b", "'a?b'"),
+            (b"nx\x02'\nd", r"'nx'$'\002'\'''$'\n''d'"),
+            (b"ab'\x7f", r"'''ab'\'''$'\177'"),
+            (b"\x14'\x7f", r"'\024'\'''$'\177'"),
+            (b"\x7f'ab", r"''$'\177'\''ab'"),
         ];
         for (name, want) in cases {
             assert_eq!(quote_in(name, true), *want, "{name:?}");
