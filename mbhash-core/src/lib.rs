@@ -5,6 +5,8 @@
 //! * [`hash_many`]: many messages at once.
 //! * [`Sha256`], [`Sha224`], [`Sha512`], [`Sha384`], [`Sha512_256`],
 //!   [`Sha512_224`]: one-stream hashers with the `digest` traits.
+//! * [`HashService`] ([`service`]): worker threads hashing owned buffers
+//!   submitted from any thread, with handles, callbacks or channels.
 //! * [`engine`]: run-time choice of kernels (`auto` measures this CPU), with
 //!   overrides by name (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`).
 //!
@@ -20,6 +22,7 @@ pub mod engine;
 mod hasher;
 mod manager;
 mod many;
+pub mod service;
 
 pub use hasher::{Hasher, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 pub use manager::{
@@ -28,3 +31,4 @@ pub use manager::{
     Sha512_256Context, Sha512_256Manager, Sha512Context, Sha512Manager, Status, SubmitError,
 };
 pub use many::{hash_many, hash_many_into, hash_many_with};
+pub use service::{Algo, HashService};
