@@ -6,8 +6,8 @@
 //! `AsRef<[u8]> + Send + 'static`: `Vec<u8>`, `Arc<[u8]>`, `bytes::Bytes`,
 //! `Box<[u8]>`, a pooled buffer type of your own). The outcome comes back,
 //! with the buffer, through a [`Handle`] ([`HashService::submit`], then
-//! [`Handle::wait`]), a callback or a channel you supply
-//! ([`HashService::submit_with`] and the [`Reply`] trait). Every accepted job
+//! [`Handle::wait`]), a callback ([`HashService::submit_with`]) or a channel
+//! you supply ([`HashService::submit_to`] and the [`Reply`] trait). Every accepted job
 //! gets exactly one [`Outcome`]: [`Done`] (the [`Digest`] and the buffer), or
 //! [`Cancelled`] (the buffer) if the service was shut down with
 //! [`Shutdown::Cancel`] first.
@@ -22,10 +22,10 @@
 //! assert_eq!(done.digest, Algo::Sha256.digest(b"abc"));
 //! assert_eq!(done.buf, b"abc"); // the buffer comes back
 //!
-//! // A channel (or a callback: any `FnOnce(Outcome<B>) + Send + 'static`).
+//! // A channel (`submit_with` takes a callback instead).
 //! let (tx, rx) = std::sync::mpsc::channel();
 //! for i in 0..10u8 {
-//!     service.submit_with(Algo::Sha512_256, vec![i; 1000], tx.clone()).unwrap();
+//!     service.submit_to(Algo::Sha512_256, vec![i; 1000], tx.clone()).unwrap();
 //! }
 //! for _ in 0..10 {
 //!     let done = rx.recv().unwrap().unwrap();
@@ -485,14 +485,42 @@ impl HashService {
         self.enqueue(algo, buf, promise, false).map(|()| handle)
     }
 
-    /// Submits a job whose outcome goes to `reply`: a callback, run on the
-    /// worker thread, or a channel's sender (see [`Reply`]). Waits for room
-    /// in the queue.
+    /// Submits a job whose outcome goes to `callback`, run on the worker
+    /// thread (see [`Reply`] for what a callback may do). Waits for room in
+    /// the queue.
+    ///
+    /// # Errors
+    /// [`Rejected::ShutDown`] with the buffer, once shut down (`callback` is
+    /// dropped unused).
+    pub fn submit_with<B, F>(&self, algo: Algo, buf: B, callback: F) -> Result<(), Rejected<B>>
+    where
+        B: AsRef<[u8]> + Send + 'static,
+        F: FnOnce(Outcome<B>) + Send + 'static,
+    {
+        self.enqueue(algo, buf, callback, true)
+    }
+
+    /// Like [`HashService::submit_with`], but never waits.
+    ///
+    /// # Errors
+    /// [`Rejected::Full`] or [`Rejected::ShutDown`], with the buffer
+    /// (`callback` is dropped unused).
+    pub fn try_submit_with<B, F>(&self, algo: Algo, buf: B, callback: F) -> Result<(), Rejected<B>>
+    where
+        B: AsRef<[u8]> + Send + 'static,
+        F: FnOnce(Outcome<B>) + Send + 'static,
+    {
+        self.enqueue(algo, buf, callback, false)
+    }
+
+    /// Submits a job whose outcome goes to `reply`: the sending half of a
+    /// channel you own, or anything else implementing [`Reply`]. Waits for
+    /// room in the queue.
     ///
     /// # Errors
     /// [`Rejected::ShutDown`] with the buffer, once shut down (`reply` is
     /// dropped unused).
-    pub fn submit_with<B, R>(&self, algo: Algo, buf: B, reply: R) -> Result<(), Rejected<B>>
+    pub fn submit_to<B, R>(&self, algo: Algo, buf: B, reply: R) -> Result<(), Rejected<B>>
     where
         B: AsRef<[u8]> + Send + 'static,
         R: Reply<B>,
@@ -500,12 +528,12 @@ impl HashService {
         self.enqueue(algo, buf, reply, true)
     }
 
-    /// Like [`HashService::submit_with`], but never waits.
+    /// Like [`HashService::submit_to`], but never waits.
     ///
     /// # Errors
     /// [`Rejected::Full`] or [`Rejected::ShutDown`], with the buffer
     /// (`reply` is dropped unused).
-    pub fn try_submit_with<B, R>(&self, algo: Algo, buf: B, reply: R) -> Result<(), Rejected<B>>
+    pub fn try_submit_to<B, R>(&self, algo: Algo, buf: B, reply: R) -> Result<(), Rejected<B>>
     where
         B: AsRef<[u8]> + Send + 'static,
         R: Reply<B>,
@@ -543,11 +571,30 @@ impl HashService {
     }
 
     /// Submits many jobs of one algorithm, each outcome going to a clone of
-    /// `reply`. Waits for room.
+    /// `callback`, run on a worker thread. Waits for room.
     ///
     /// # Errors
     /// As [`HashService::submit_batch`].
-    pub fn submit_batch_with<B, I, R>(
+    pub fn submit_batch_with<B, I, F>(
+        &self,
+        algo: Algo,
+        bufs: I,
+        callback: F,
+    ) -> Result<(), Rejected<Vec<B>>>
+    where
+        B: AsRef<[u8]> + Send + 'static,
+        I: IntoIterator<Item = B>,
+        F: FnOnce(Outcome<B>) + Clone + Send + 'static,
+    {
+        self.submit_batch_to(algo, bufs, callback)
+    }
+
+    /// Submits many jobs of one algorithm, each outcome going to a clone of
+    /// `reply` (e.g. a channel's sender). Waits for room.
+    ///
+    /// # Errors
+    /// As [`HashService::submit_batch`].
+    pub fn submit_batch_to<B, I, R>(
         &self,
         algo: Algo,
         bufs: I,
@@ -747,13 +794,24 @@ impl Stream {
     /// [`Cancelled`].
     pub fn finish(self) -> Handle<()> {
         let (handle, promise) = Handle::new();
-        self.finish_with(promise);
+        self.finish_to(promise);
         handle
     }
 
-    /// Ends the stream; the outcome goes to `reply`. If the service is
-    /// already shut down, `reply` gets [`Cancelled`] at once, on this thread.
-    pub fn finish_with<R: Reply<()>>(mut self, reply: R) {
+    /// Ends the stream; the outcome goes to `callback`, run on the worker. If
+    /// the service is already shut down, `callback` gets [`Cancelled`] at
+    /// once, on this thread.
+    pub fn finish_with<F>(self, callback: F)
+    where
+        F: FnOnce(Outcome<()>) + Send + 'static,
+    {
+        self.finish_to(callback);
+    }
+
+    /// Ends the stream; the outcome goes to `reply` (e.g. a channel's
+    /// sender). If the service is already shut down, `reply` gets
+    /// [`Cancelled`] at once, on this thread.
+    pub fn finish_to<R: Reply<()>>(mut self, reply: R) {
         self.open = false;
         let op = StreamOp::Finish(Box::new(Finish(reply)));
         if let Err(rejected) = self.send(op, true) {

@@ -56,8 +56,8 @@ impl<B> std::error::Error for Cancelled<B> {}
 /// [`Cancelled`] one, each holding the buffer.
 pub type Outcome<B> = Result<Done<B>, Cancelled<B>>;
 
-/// Where an outcome goes, for [`HashService::submit_with`]: a callback run on
-/// the worker thread, or the sending half of a channel the caller owns.
+/// Where an outcome goes, for [`HashService::submit_to`]: the sending half of
+/// a channel the caller owns, or a callback run on the worker thread.
 ///
 /// Implemented for closures `FnOnce(Outcome<B>)`, for
 /// `std::sync::mpsc::{Sender, SyncSender}<Outcome<B>>` and for
@@ -71,7 +71,7 @@ pub type Outcome<B> = Result<Done<B>, Cancelled<B>>;
 /// wait for the very worker that runs it). A reply that panics is caught: the
 /// worker and the other jobs go on, and [`Stats::callback_panics`] counts it.
 ///
-/// [`HashService::submit_with`]: super::HashService::submit_with
+/// [`HashService::submit_to`]: super::HashService::submit_to
 /// [`HashService::submit`]: super::HashService::submit
 /// [`Stats::callback_panics`]: super::Stats::callback_panics
 pub trait Reply<B>: Send + 'static {
