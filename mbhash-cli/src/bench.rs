@@ -16,6 +16,7 @@ use mbhash_core::engine::{
 #[derive(Debug)]
 pub struct Options {
     quick: bool,
+    pipeline: bool,
     json: bool,
     algos: Vec<String>,
     engine: Option<String>,
@@ -27,6 +28,7 @@ pub struct Options {
 pub fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options {
         quick: false,
+        pipeline: false,
         json: false,
         algos: vec!["sha256".into()],
         engine: None,
@@ -34,6 +36,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         streams: vec![1, 2, 4, 8, 16, 64],
         rounds: 0,
     };
+    let mut streams_given = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -48,11 +51,15 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         };
         match flag {
             "--quick" => o.quick = true,
+            "--pipeline" => o.pipeline = true,
             "--json" => o.json = true,
             "--algo" => o.algos = value()?.split(',').map(|s| s.trim().to_string()).collect(),
             "--engine" => o.engine = Some(value()?),
             "--sizes" => o.sizes = list(&value()?, parse_size)?,
-            "--streams" => o.streams = list(&value()?, |s| s.parse().ok())?,
+            "--streams" => {
+                o.streams = list(&value()?, |s| s.parse().ok())?;
+                streams_given = true;
+            }
             "--rounds" => {
                 o.rounds = value()?
                     .parse()
@@ -61,8 +68,16 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             other => return Err(format!("bench: unknown option '{other}'")),
         }
     }
+    if o.pipeline && !streams_given {
+        o.streams = vec![1, 2, 4, 8];
+    }
     if o.rounds == 0 {
-        o.rounds = if o.quick { 5 } else { 9 };
+        o.rounds = match (o.pipeline, o.quick) {
+            (true, true) => 3,
+            (true, false) => 5,
+            (false, true) => 5,
+            (false, false) => 9,
+        };
     }
     if o.streams.contains(&0) {
         return Err("--streams: counts must be at least 1".into());
@@ -131,6 +146,16 @@ impl Row {
 }
 
 pub fn run(o: &Options) -> Result<(), String> {
+    if o.pipeline {
+        return crate::pipeline::run(&crate::pipeline::Config {
+            quick: o.quick,
+            json: o.json,
+            algos: &o.algos,
+            engine: o.engine.as_deref(),
+            writers: &o.streams,
+            rounds: o.rounds,
+        });
+    }
     let started = Instant::now();
     // Per timed sample: long enough to swamp timer noise, short enough that
     // interleaved rounds see the same machine.
@@ -351,6 +376,10 @@ mod tests {
         assert_eq!(o.sizes, vec![64, 1024]);
         assert_eq!(o.streams, vec![1, 64]);
         assert!(parse(&["--bogus".to_string()]).is_err());
+        let p = parse(&["--pipeline".to_string(), "--quick".to_string()]).unwrap();
+        assert!(p.pipeline);
+        assert_eq!(p.streams, vec![1, 2, 4, 8], "writers");
+        assert_eq!(p.rounds, 3);
         assert!(parse(&["--streams".to_string(), "0".to_string()]).is_err());
     }
 }

@@ -1,9 +1,11 @@
 //! The `mbhash` command-line tool.
 //!
 //! * `mbhash bench [--quick] [--json] [--algo A] [--engine E] [--sizes S] [--streams N]`
+//! * `mbhash bench --pipeline [--quick] [--json] [--algo A] [--engine E] [--streams W]`
 //! * `mbhash engines`
 
 mod bench;
+mod pipeline;
 
 use std::process::ExitCode;
 
@@ -23,6 +25,10 @@ bench options:
   --sizes LIST       message sizes, e.g. 64,4K,128K
   --streams LIST     messages in flight, e.g. 1,2,4,8,16,64
   --rounds N         timed rounds per point (median is reported)
+  --pipeline         a storage write pipeline instead: W writers (--streams,
+                     default 1,2,4,8) checksum 128 KiB records, each with
+                     sha2 itself vs through the hash service; records/s,
+                     GB/s and CPU time per GB
 
 environment:
   MBHASH_SHA256_ENGINE   auto|scalar|shani|shani-x2|avx2|avx512
