@@ -687,3 +687,35 @@ fn wait_timeout_gives_the_handle_back() {
     let done = h.wait().unwrap();
     assert_eq!(done.digest, oracle(Algo::Sha256, &done.buf));
 }
+
+/// A reply may call back into the service: submit without waiting, or even
+/// shut it down (which then cannot join its own worker, and does not try).
+#[test]
+fn replies_may_submit_and_shut_down() {
+    let service = Arc::new(HashService::builder().workers(1).build().unwrap());
+    let (tx, rx) = mpsc::channel();
+    let inner = service.clone();
+    let tx2 = tx.clone();
+    service
+        .submit_with(Algo::Sha256, vec![1u8; 100], move |o: Outcome<Vec<u8>>| {
+            let buf = o.unwrap().buf;
+            // A follow-up job from the worker itself.
+            let follow = inner.try_submit_to(Algo::Sha384, buf, tx2);
+            assert!(follow.is_ok());
+            inner.shutdown(Shutdown::Finish);
+            assert!(inner.is_shut_down());
+        })
+        .unwrap();
+    let done = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the follow-up job completes")
+        .unwrap();
+    assert_eq!(done.digest, oracle(Algo::Sha384, &[1u8; 100]));
+    // Joins the worker, which stops on its own.
+    let stats = service.shutdown(Shutdown::Finish);
+    assert_eq!(stats.completed, 2);
+    assert!(matches!(
+        service.submit_to(Algo::Sha256, vec![0u8], tx),
+        Err(Rejected::ShutDown(_))
+    ));
+}

@@ -126,11 +126,11 @@ pub use reply::{Cancelled, Done, Handle, Outcome, Reply};
 
 use core::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::thread::JoinHandle;
 
 use crossbeam_channel::{Sender, TrySendError, bounded};
-use parking_lot::{Mutex, RwLock};
+use parking_lot::Mutex;
 
 use crate::engine::{EngineError, LaneEngine, Sha256Engine, Sha512Engine};
 use algo::Engines;
@@ -249,20 +249,18 @@ impl std::error::Error for BuildError {
     }
 }
 
-/// The queues' sending ends; dropped to close the service.
-struct Senders {
-    /// One-shot jobs: any worker takes them.
-    shared: Sender<Msg>,
-    /// Per worker: the steps of the streams pinned to it.
-    own: Vec<Sender<Msg>>,
-}
-
 /// What the service, its streams and its workers share.
 pub(crate) struct Inner {
-    /// `None` once shut down. Submitters hold the read lock while they send,
-    /// so closing (the write lock) waits for sends under way, and no job is
-    /// accepted after the workers may have stopped.
-    senders: RwLock<Option<Senders>>,
+    /// One-shot jobs: any worker takes them.
+    shared: Sender<Msg>,
+    /// Per worker: the steps of the streams pinned to it, then its stop.
+    own: Vec<Sender<Msg>>,
+    /// Set by shutdown: no send starts after it.
+    closed: AtomicBool,
+    /// Sends under way. Shutdown sets `closed`, waits for this to reach
+    /// zero, and only then tells the workers to stop, so every accepted
+    /// message is in a queue before the workers' last drain.
+    sending: AtomicUsize,
     cancel: AtomicBool,
     workers: usize,
     next_stream: AtomicU64,
@@ -278,17 +276,34 @@ enum Queue {
     Worker(usize),
 }
 
+/// A send under way (see [`Inner::sending`]).
+struct Sending<'a>(&'a Inner);
+
+impl Drop for Sending<'_> {
+    fn drop(&mut self) {
+        self.0.sending.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 impl Inner {
+    /// Registers a send; `None` once closed.
+    fn begin_send(&self) -> Option<Sending<'_>> {
+        // SeqCst on both sides: either shutdown sees this send counted, or
+        // this send sees `closed`.
+        self.sending.fetch_add(1, Ordering::SeqCst);
+        let sending = Sending(self);
+        (!self.closed.load(Ordering::SeqCst)).then_some(sending)
+    }
+
     /// Sends `msg`, waiting for room if `wait`; on refusal the message comes
     /// back with the reason.
     fn send(&self, queue: Queue, msg: Msg, wait: bool) -> Result<(), Rejected<Msg>> {
-        let senders = self.senders.read();
-        let Some(s) = senders.as_ref() else {
+        let Some(_sending) = self.begin_send() else {
             return Err(Rejected::ShutDown(msg));
         };
         let tx = match queue {
-            Queue::Shared => &s.shared,
-            Queue::Worker(w) => &s.own[w],
+            Queue::Shared => &self.shared,
+            Queue::Worker(w) => &self.own[w],
         };
         if wait {
             tx.send(msg).map_err(|e| Rejected::ShutDown(e.into_inner()))
@@ -297,6 +312,18 @@ impl Inner {
                 TrySendError::Full(m) => Rejected::Full(m),
                 TrySendError::Disconnected(m) => Rejected::ShutDown(m),
             })
+        }
+    }
+
+    /// Once closed: waits for the sends under way, then queues each
+    /// worker's stop behind everything it was sent.
+    fn stop_workers(&self) {
+        while self.sending.load(Ordering::SeqCst) != 0 {
+            // A send waiting for room: the workers are draining.
+            std::thread::sleep(std::time::Duration::from_micros(50));
+        }
+        for tx in &self.own {
+            let _ = tx.send(Msg::Stop);
         }
     }
 }
@@ -385,10 +412,10 @@ impl Builder {
         let (own_tx, own_rx): (Vec<_>, Vec<_>) =
             (0..workers).map(|_| bounded(self.queue_capacity)).unzip();
         let inner = Arc::new(Inner {
-            senders: RwLock::new(Some(Senders {
-                shared: shared_tx,
-                own: own_tx,
-            })),
+            shared: shared_tx,
+            own: own_tx,
+            closed: AtomicBool::new(false),
+            sending: AtomicUsize::new(0),
             cancel: AtomicBool::new(false),
             workers,
             next_stream: AtomicU64::new(0),
@@ -631,30 +658,43 @@ impl HashService {
     /// waits for the first.
     ///
     /// Called from a reply running on one of this service's workers, it
-    /// closes the service but cannot join (the workers finish on their own).
+    /// closes the service and returns at once: the workers finish on their
+    /// own (a later call from another thread joins them).
     pub fn shutdown(&self, mode: Shutdown) -> Stats {
         if mode == Shutdown::Cancel {
-            self.inner.cancel.store(true, Ordering::Release);
+            self.inner.cancel.store(true, Ordering::SeqCst);
         }
-        // Waits for sends under way; then the workers drain their queues and
-        // stop when they find them closed and empty.
-        drop(self.inner.senders.write().take());
-        let mut threads = self.threads.lock();
+        let first = !self.inner.closed.swap(true, Ordering::SeqCst);
         if worker::on_worker_of(&self.inner) {
-            threads.clear();
-        } else {
-            for thread in threads.drain(..) {
-                // A worker does not panic: replies and hashing run under
-                // catch_unwind.
-                let _ = thread.join();
+            // Waiting here could wait for this very worker (a send waiting
+            // for room in its queue): stop the workers from another thread.
+            if first {
+                let inner = self.inner.clone();
+                let stopper = std::thread::Builder::new()
+                    .name("mbhash-stop".into())
+                    .spawn(move || inner.stop_workers());
+                if stopper.is_err() {
+                    self.inner.stop_workers();
+                }
             }
+            return self.stats();
         }
+        if first {
+            self.inner.stop_workers();
+        }
+        let mut threads = self.threads.lock();
+        for thread in threads.drain(..) {
+            // A worker does not panic: replies and hashing run under
+            // catch_unwind.
+            let _ = thread.join();
+        }
+        drop(threads);
         self.stats()
     }
 
     /// True once [`HashService::shutdown`] has been called.
     pub fn is_shut_down(&self) -> bool {
-        self.inner.senders.read().is_none()
+        self.inner.closed.load(Ordering::SeqCst)
     }
 
     /// The counts so far.
@@ -693,9 +733,9 @@ impl HashService {
         B: AsRef<[u8]> + Send + 'static,
         R: Reply<B>,
     {
-        // One read lock for the whole batch: accepted whole or not at all.
-        let senders = self.inner.senders.read();
-        let Some(s) = senders.as_ref() else {
+        // One registered send for the whole batch: accepted whole or not
+        // at all.
+        let Some(_sending) = self.inner.begin_send() else {
             return Err(Rejected::ShutDown(jobs.map(|j| j.buf).collect()));
         };
         let mut jobs = jobs.peekable();
@@ -705,9 +745,9 @@ impl HashService {
                 .take(BATCH_MSG_JOBS)
                 .map(|j| Box::new(j) as Box<dyn Task>)
                 .collect();
-            if let Err(e) = s.shared.send(Msg::Jobs(algo, tasks)) {
-                // Only if every worker is gone, which replies and hashing
-                // under catch_unwind rule out.
+            if let Err(e) = self.inner.shared.send(Msg::Jobs(algo, tasks)) {
+                // Only if every worker is gone, which cannot happen before
+                // shutdown (replies and hashing run under catch_unwind).
                 let Msg::Jobs(_, tasks) = e.into_inner() else {
                     unreachable!("the message sent")
                 };

@@ -33,6 +33,9 @@ pub(crate) enum Msg {
     Jobs(Algo, Vec<Box<dyn Task>>),
     /// A step of a stream; stream steps go to the stream's own worker.
     Stream { id: u64, algo: Algo, op: StreamOp },
+    /// The last message on a worker's own queue, sent once the service is
+    /// closed and no send is under way: drain the shared queue and exit.
+    Stop,
 }
 
 /// A step of a stream.
@@ -61,7 +64,7 @@ impl Msg {
                 op: StreamOp::Update(c),
                 ..
             } => c.bytes().len(),
-            Msg::Stream { .. } => 0,
+            Msg::Stream { .. } | Msg::Stop => 0,
         }
     }
 }
@@ -121,38 +124,62 @@ impl Worker {
         }
     }
 
-    /// Runs until both queues are closed and drained.
+    /// Runs until told to stop, then drains the shared queue and returns.
     pub(crate) fn run(mut self) {
         WORKER_OF.with(|w| w.set(Arc::as_ptr(&self.inner) as usize));
-        let (max_jobs, max_bytes) = (self.inner.max_batch_jobs, self.inner.max_batch_bytes);
-        let mut own_open = true;
-        let mut shared_open = true;
         let mut batch = Vec::new();
-        loop {
-            // Block only when there is nothing at all to do.
-            let first = match (own_open, shared_open) {
-                (true, true) => select! {
-                    recv(self.own) -> m => m.map_err(|_| own_open = false),
-                    recv(self.shared) -> m => m.map_err(|_| shared_open = false),
-                },
-                (true, false) => self.own.recv().map_err(|_| own_open = false),
-                (false, true) => self.shared.recv().map_err(|_| shared_open = false),
-                (false, false) => break,
+        let mut stop = false;
+        while !stop {
+            // Block only when there is nothing at all to do. (The service
+            // holds the senders until every worker is gone: a receive fails
+            // only if it was dropped unstopped, a bug; stop then.)
+            let first = select! {
+                recv(self.own) -> m => m.unwrap_or(Msg::Stop),
+                recv(self.shared) -> m => m.unwrap_or(Msg::Stop),
             };
-            let Ok(first) = first else { continue };
             // Then take whatever else is queued, up to the caps, and run it
             // at once: lanes fill under load, a lone job runs alone.
-            let (mut jobs, mut bytes) = (first.jobs(), first.bytes());
-            batch.push(first);
-            while jobs < max_jobs && bytes < max_bytes {
-                let Ok(next) = self.own.try_recv().or_else(|_| self.shared.try_recv()) else {
-                    break;
-                };
-                jobs += next.jobs();
-                bytes += next.bytes();
-                batch.push(next);
+            stop = self.fill(&mut batch, Some(first));
+            self.process(&mut batch);
+        }
+        // Closed, and every send done: what is left in the shared queue is
+        // all there will be. Other workers may take part of it.
+        loop {
+            self.fill(&mut batch, None);
+            if batch.is_empty() {
+                break;
             }
             self.process(&mut batch);
+        }
+    }
+
+    /// Adds `first` and whatever is queued to `batch`, up to the caps;
+    /// returns true if the worker's stop came.
+    fn fill(&mut self, batch: &mut Vec<Msg>, first: Option<Msg>) -> bool {
+        let (max_jobs, max_bytes) = (self.inner.max_batch_jobs, self.inner.max_batch_bytes);
+        let (mut jobs, mut bytes) = (0, 0);
+        let mut stop = false;
+        let mut next = first;
+        loop {
+            match next {
+                Some(Msg::Stop) => stop = true,
+                Some(msg) => {
+                    jobs += msg.jobs();
+                    bytes += msg.bytes();
+                    batch.push(msg);
+                }
+                None => {}
+            }
+            if jobs >= max_jobs || bytes >= max_bytes {
+                return stop;
+            }
+            next = match self.own.try_recv() {
+                Ok(msg) => Some(msg),
+                Err(_) => match self.shared.try_recv() {
+                    Ok(msg) => Some(msg),
+                    Err(_) => return stop,
+                },
+            };
         }
     }
 
@@ -169,6 +196,7 @@ impl Worker {
                     StreamOp::Finish(task) => Item::Finish(id, task),
                     StreamOp::Abort => Item::Abort(id),
                 }),
+                Msg::Stop => unreachable!("a stop is not batched"),
             }
         }
         let cancel = self.inner.cancel.load(Ordering::Acquire);
