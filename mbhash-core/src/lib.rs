@@ -8,12 +8,20 @@
 //! * [`engine`]: run-time choice of kernels (`auto` measures this CPU), with
 //!   overrides by name (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`).
 //!
+//! Without the default `std` feature the crate is `no_std` and allocates
+//! nothing: the manager, contexts, padding, engines (`auto` then uses
+//! default costs instead of measuring) and hashers all work; `hash_many`
+//! (which returns a `Vec`), the environment variables and `io::Write` need
+//! `std`.
+//!
 //! ```
 //! use mbhash_core::{alg, hash_many, Sha256};
 //! use digest::Digest;
 //! let many = hash_many::<alg::Sha256>(&[b"abc", b"def"]);
 //! assert_eq!(many[0], <[u8; 32]>::from(Sha256::digest(b"abc")));
 //! ```
+
+#![cfg_attr(not(feature = "std"), no_std)]
 
 pub mod alg;
 pub mod engine;
@@ -27,4 +35,6 @@ pub use manager::{
     Sha256Manager, Sha384Context, Sha384Manager, Sha512_224Context, Sha512_224Manager,
     Sha512_256Context, Sha512_256Manager, Sha512Context, Sha512Manager, Status, SubmitError,
 };
-pub use many::{hash_many, hash_many_into, hash_many_with};
+#[cfg(feature = "std")]
+pub use many::hash_many;
+pub use many::{hash_many_into, hash_many_with};
