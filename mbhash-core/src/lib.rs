@@ -21,7 +21,7 @@
 //! assert_eq!(many[0], <[u8; 32]>::from(Sha256::digest(b"abc")));
 //! ```
 
-#![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 
 pub mod alg;
 pub mod engine;
