@@ -32,7 +32,7 @@ bench options:
 
 environment:
   MBHASH_SHA256_ENGINE   auto|scalar|shani|shani-x2|avx2|avx512
-  MBHASH_SHA512_ENGINE   auto|scalar|avx2|avx512
+  MBHASH_SHA512_ENGINE   auto|scalar|avx2-x1|avx2|avx512
   MBHASH_DISABLE         hide CPU features from detection, e.g. avx512,shani
 ";
 

@@ -27,9 +27,22 @@
 //!     assert!(lanes.iter().all(|l| *l == state));
 //! }
 //! ```
-#![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 
 pub mod cpu;
+
+/// Returns the common block count of the lanes' `blocks`, panicking if they
+/// differ (a bug in the caller; kernels never read past a slice).
+#[inline(always)]
+#[allow(dead_code)] // used by the SIMD kernels, which are x86-64 only
+pub(crate) fn common_len<B, const N: usize>(blocks: &[&[B]; N]) -> usize {
+    let n = blocks[0].len();
+    assert!(
+        blocks.iter().all(|b| b.len() == n),
+        "every lane must hold the same number of blocks"
+    );
+    n
+}
 pub mod crc32c;
 pub mod sha256;
 pub mod sha512;

@@ -87,6 +87,13 @@ fn scalar_x1() {
 }
 
 #[test]
+fn avx2_x1() {
+    if let Some(k) = token_or_skip(Feature::Avx2, "sha512 avx2_x1", sha512::Avx2x1::new()) {
+        check_kernel::<1, _>(k);
+    }
+}
+
+#[test]
 fn avx2_x4() {
     if let Some(k) = token_or_skip(Feature::Avx2, "sha512 avx2_x4", sha512::Avx2x4::new()) {
         check_kernel::<4, _>(k);

@@ -19,7 +19,7 @@ pub fn engines<K: Kernels>() -> Vec<Engine<K>> {
         .filter_map(|name| {
             let feature = match name {
                 "shani" | "shani-x2" => Some(Feature::ShaNi),
-                "avx2" => Some(Feature::Avx2),
+                "avx2" | "avx2-x1" => Some(Feature::Avx2),
                 "avx512" => Some(Feature::Avx512),
                 _ => None,
             };

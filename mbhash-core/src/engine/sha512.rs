@@ -1,15 +1,19 @@
-//! The SHA-512 family's kernels: scalar, AVX2 x4, AVX-512 x8.
+//! The SHA-512 family's kernels: scalar, AVX2 one-stream, AVX2 x4, AVX-512 x8.
 
+#[cfg(feature = "std")]
 use std::sync::OnceLock;
 
-use mbhash_simd::sha512::{Avx2x4, Avx512x8, Block, Compress, State, scalar};
+use mbhash_simd::sha512::{Avx2x1, Avx2x4, Avx512x8, Block, Compress, State, scalar};
 
-use super::{Engine, EngineError, Kernels, Step};
+#[cfg(feature = "std")]
+use super::{Engine, EngineError};
+use super::{Kernels, Step};
 use crate::alg::Sha512Family;
 
 /// The SHA-512 kernels this CPU runs, as proof tokens.
 #[derive(Clone, Copy, Debug)]
 pub struct Sha512Kernels {
+    one: Option<Avx2x1>,
     avx2: Option<Avx2x4>,
     avx512: Option<Avx512x8>,
 }
@@ -20,14 +24,18 @@ impl Kernels for Sha512Kernels {
     const ENV_VAR: &'static str = "MBHASH_SHA512_ENGINE";
     const KINDS: &'static [(&'static str, &'static [Step])] = &[
         ("scalar", &[Step::Scalar]),
+        ("avx2-x1", &[Step::Narrow1]),
         ("avx2", &[Step::Mid]),
         ("avx512", &[Step::Wide]),
     ];
     const MID_WIDTH: u32 = 4;
     const WIDE_WIDTH: u32 = 8;
 
+    const DEFAULT_COST: [f32; 6] = [258.0, 145.0, f32::INFINITY, f32::INFINITY, 343.0, 224.0];
+
     fn detect() -> Self {
         Sha512Kernels {
+            one: Avx2x1::new(),
             avx2: Avx2x4::new(),
             avx512: Avx512x8::new(),
         }
@@ -36,7 +44,8 @@ impl Kernels for Sha512Kernels {
     fn has(&self, step: Step) -> bool {
         match step {
             Step::Scalar => true,
-            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => false,
+            Step::Narrow1 => self.one.is_some(),
+            Step::Narrow2 | Step::Narrow4 => false,
             Step::Mid => self.avx2.is_some(),
             Step::Wide => self.avx512.is_some(),
         }
@@ -45,15 +54,19 @@ impl Kernels for Sha512Kernels {
     fn step_name(step: Step) -> &'static str {
         match step {
             Step::Scalar => "scalar",
-            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => "none",
+            Step::Narrow1 => "avx2-x1",
+            Step::Narrow2 | Step::Narrow4 => "none",
             Step::Mid => "avx2",
             Step::Wide => "avx512",
         }
     }
 
     #[inline]
-    fn run_one(&self, _step: Step, state: &mut State, blocks: &[Block]) {
-        scalar::compress(state, blocks);
+    fn run_one(&self, step: Step, state: &mut State, blocks: &[Block]) {
+        match (step, self.one) {
+            (Step::Narrow1, Some(k)) => k.compress([state], [blocks]),
+            _ => scalar::compress(state, blocks),
+        }
     }
 
     fn run_x2(&self, _states: [&mut State; 2], _blocks: [&[Block]; 2]) {
@@ -79,11 +92,13 @@ impl Kernels for Sha512Kernels {
         }
     }
 
+    #[cfg(feature = "std")]
     fn auto_cell() -> &'static OnceLock<Engine<Self>> {
         static CELL: OnceLock<Engine<Sha512Kernels>> = OnceLock::new();
         &CELL
     }
 
+    #[cfg(feature = "std")]
     fn configured_cell() -> &'static OnceLock<Result<Engine<Self>, EngineError>> {
         static CELL: OnceLock<Result<Engine<Sha512Kernels>, EngineError>> = OnceLock::new();
         &CELL

@@ -66,14 +66,4 @@ pub trait Compress<const N: usize>: Copy {
     fn compress(self, states: [&mut State; N], blocks: [&[Block]; N]);
 }
 
-/// Returns the common block count of `blocks`, panicking if they differ.
-#[inline(always)]
-#[allow(dead_code)] // used by the SIMD kernels
-pub(crate) fn common_len<const N: usize>(blocks: &[&[Block]; N]) -> usize {
-    let n = blocks[0].len();
-    assert!(
-        blocks.iter().all(|b| b.len() == n),
-        "every lane must hold the same number of blocks"
-    );
-    n
-}
+pub(crate) use crate::common_len;

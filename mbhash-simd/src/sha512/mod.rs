@@ -14,16 +14,18 @@
 //!   is a bug in the caller, never a memory-safety issue);
 //! * nothing about lengths, padding or jobs: the caller pads.
 //!
-//! SIMD kernels are reachable only through a proof token ([`Avx2x4`],
-//! [`Avx512x8`]) whose `new()` runs detection.
+//! SIMD kernels are reachable only through a proof token ([`Avx2x1`],
+//! [`Avx2x4`], [`Avx512x8`]) whose `new()` runs detection.
 //! All kernels implement [`Compress`] for the lane counts they support.
 
+pub mod avx2_x1;
 pub mod avx2_x4;
 pub mod avx512_x8;
 #[cfg(target_arch = "x86_64")]
 mod multilane;
 pub mod scalar;
 
+pub use avx2_x1::Avx2x1;
 pub use avx2_x4::Avx2x4;
 pub use avx512_x8::Avx512x8;
 pub use scalar::Scalar;
@@ -169,7 +171,7 @@ pub const K: [u64; 80] = [
 /// A kernel that compresses `N` lanes at once.
 ///
 /// Implemented by every token type for each lane count it supports (the
-/// scalar kernel for 1, AVX2 for 4, AVX-512 for 8).
+/// scalar and AVX2 kernels for 1, AVX2 for 4, AVX-512 for 8).
 pub trait Compress<const N: usize>: Copy {
     /// Runs every lane over all of its blocks.
     ///
@@ -178,17 +180,7 @@ pub trait Compress<const N: usize>: Copy {
     fn compress(self, states: [&mut State; N], blocks: [&[Block]; N]);
 }
 
-/// Returns the common block count of `blocks`, panicking if they differ.
-#[inline(always)]
-#[allow(dead_code)] // used by the SIMD kernels
-pub(crate) fn common_len<const N: usize>(blocks: &[&[Block]; N]) -> usize {
-    let n = blocks[0].len();
-    assert!(
-        blocks.iter().all(|b| b.len() == n),
-        "every lane must hold the same number of blocks"
-    );
-    n
-}
+pub(crate) use crate::common_len;
 
 #[cfg(test)]
 mod tests {
