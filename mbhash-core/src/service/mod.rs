@@ -6,9 +6,10 @@
 //! `AsRef<[u8]> + Send + 'static`: `Vec<u8>`, `Arc<[u8]>`, `bytes::Bytes`,
 //! `Box<[u8]>`, a pooled buffer type of your own). The outcome comes back,
 //! with the buffer, through a [`Handle`] ([`HashService::submit`], then
-//! [`Handle::wait`]), a callback ([`HashService::submit_with`]) or a channel
-//! you supply ([`HashService::submit_to`] and the [`Reply`] trait). Every accepted job
-//! gets exactly one [`Outcome`]: [`Done`] (the [`Digest`] and the buffer), or
+//! [`Handle::wait`]), a callback ([`HashService::submit_with`]) or a
+//! channel you supply ([`HashService::submit_to`] and the [`Reply`] trait).
+//! Batches go in with [`HashService::submit_batch`]. Every accepted job gets
+//! exactly one [`Outcome`]: [`Done`] (the [`Digest`] and the buffer), or
 //! [`Cancelled`] (the buffer) if the service was shut down with
 //! [`Shutdown::Cancel`] first.
 //!
@@ -97,7 +98,10 @@
 //! every accepted job, or, with [`Shutdown::Cancel`], after they have handed
 //! back the jobs they had not started as [`Cancelled`]. Dropping the service
 //! shuts it down with [`Shutdown::Finish`]. A reply (callback) that panics
-//! is caught: its worker and every other job go on.
+//! is caught: its worker and every other job go on. Replies run on the
+//! workers, so they should be short and must not wait on the service (use
+//! the `try_` forms from a reply). Should hashing itself ever panic (a bug),
+//! the jobs of that batch come back [`Cancelled`] rather than be lost.
 
 macro_rules! dispatch {
     ($algo:expr, $A:ident => $body:expr) => {
@@ -223,7 +227,9 @@ pub struct Stats {
     pub cancelled: u64,
     /// Replies that panicked (caught).
     pub callback_panics: u64,
-    /// Batches the workers ran: `completed / batches` is the mean batch.
+    /// Batches the workers ran, counted once per algorithm in a batch (each
+    /// is one set of job managers): `completed / batches` is the mean number
+    /// of jobs that shared lanes.
     pub batches: u64,
 }
 
