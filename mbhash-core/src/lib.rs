@@ -28,7 +28,7 @@
 pub mod alg;
 pub mod engine;
 mod hasher;
-mod manager;
+pub mod manager;
 mod many;
 #[cfg(feature = "std")]
 pub mod service;
