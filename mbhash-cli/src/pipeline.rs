@@ -302,7 +302,8 @@ fn run_per_writer(algo: Algo, writers: usize, sample: Duration) -> u64 {
                 s.spawn(move || {
                     let mut buf = record(w as u64);
                     let mut n = 0u64;
-                    while !stop.load(Ordering::Relaxed) {
+                    // At least one record, however late the thread starts.
+                    while n == 0 || !stop.load(Ordering::Relaxed) {
                         produce(&mut buf, n);
                         black_box(sha2_digest(algo, black_box(&buf)));
                         n += 1;
@@ -337,7 +338,8 @@ fn run_service(service: &HashService, algo: Algo, writers: usize, sample: Durati
                         black_box(d.digest);
                         d.buf
                     };
-                    while !stop.load(Ordering::Relaxed) {
+                    // At least one record, however late the thread starts.
+                    while n == 0 || !stop.load(Ordering::Relaxed) {
                         let mut buf = match free.pop() {
                             Some(b) => b,
                             None => {
