@@ -79,6 +79,11 @@ impl CtxInner {
         unsafe { (&raw mut (*this).ctx).cast() }
     }
 
+    /// The address of the Rust context (arithmetic only, nothing is read).
+    pub(crate) fn rust_ctx_addr(this: *const CtxInner) -> usize {
+        this as usize + core::mem::offset_of!(CtxInner, ctx)
+    }
+
     /// Marks the context in flight; false if it already was.
     ///
     /// # Safety

@@ -33,7 +33,8 @@ pub const MBH_MANAGER_ALIGN: usize = 8;
 ///   output of `mbh_submit` or `mbh_flush`. Contexts come back out of order,
 ///   each exactly once; a chunk that does not complete a block of a stream
 ///   that goes on comes back at once.
-/// - The manager's memory stays in place while jobs are in flight.
+/// - The manager's memory stays in place while jobs are in flight, and is
+///   never copied: use the pointer that `_new` gave or `_init` was given.
 #[repr(C)]
 pub struct mbh_manager {
     _opaque: [u64; 512],
@@ -94,13 +95,12 @@ impl MgrInner {
         })
     }
 
-    fn register(&mut self, ctx: *mut CtxInner) {
-        let slot = self
-            .jobs
-            .iter_mut()
-            .find(|j| j.is_null())
-            .expect("a manager holds fewer jobs than lanes between calls");
-        *slot = ctx;
+    /// A free slot of `jobs`.
+    fn free_slot(&self) -> usize {
+        self.jobs
+            .iter()
+            .position(|j| j.is_null())
+            .expect("a manager holds fewer jobs than lanes between calls")
     }
 
     fn unregister(&mut self, ctx: *mut CtxInner) {
@@ -116,12 +116,12 @@ impl MgrInner {
     /// clears its in-flight mark. The manager must have given up its
     /// reference.
     fn finish<A: FfiAlg>(&mut self, rust_ctx: *mut Context<A>) -> *mut mbh_ctx {
+        // Addresses only: the other jobs' Rust contexts are borrowed by the
+        // manager, so not even a place is formed from them here.
         let slot = self
             .jobs
             .iter_mut()
-            // SAFETY: registered jobs are initialised contexts of `A` (the
-            // contract keeps them valid while in flight).
-            .find(|j| !j.is_null() && unsafe { CtxInner::rust_ctx::<A>(**j) } == rust_ctx)
+            .find(|j| !j.is_null() && CtxInner::rust_ctx_addr(**j) == rust_ctx as usize)
             .expect("a finished job is registered");
         let ctx = core::mem::replace(slot, ptr::null_mut());
         // SAFETY: as above; the manager no longer refers to it.
@@ -153,11 +153,12 @@ impl MgrInner {
         if self.poisoned {
             return Err(mbh_result::MBH_POISONED);
         }
+        let slot = self.free_slot();
         // SAFETY: `ctx` is an initialised context (checked by the caller).
         if !unsafe { CtxInner::claim(ctx) } {
             return Err(mbh_result::MBH_ALREADY_PROCESSING);
         }
-        self.register(ctx);
+        self.jobs[slot] = ctx;
         // SAFETY: the context is of algorithm `A` (checked by the caller) and
         // stays valid until it comes back (the contract). This thread just
         // won its in-flight mark, and a `&mut` to a Rust context exists only
@@ -436,7 +437,8 @@ pub unsafe extern "C" fn mbh_manager_free(mgr: *mut mbh_manager) {
 /// # Safety
 /// `mgr` is NULL or an initialised manager used by this thread; `ctx` is
 /// NULL or an initialised context; `data` is NULL or readable for `len`
-/// bytes; `done_out` is NULL or writable; the contract above.
+/// bytes and overlaps neither `ctx` nor the manager; `done_out` is NULL or
+/// writable; the contract above.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_submit(
     mgr: *mut mbh_manager,

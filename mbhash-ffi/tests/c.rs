@@ -8,9 +8,9 @@
 //!   valgrind these print a SKIPPED line, and fail if `MBHASH_REQUIRE` names
 //!   `valgrind`.
 //!
-//! C is compiled with `-std=c11 -Wall -Wextra -Werror` (`$CC`, default `cc`),
-//! C++ with `-std=c++11 -Wall -Wextra -Werror -pedantic` (`$CXX`, default
-//! `c++`).
+//! C is compiled with `-std=c11 -Wall -Wextra -Werror -pedantic` (`$CC`,
+//! default `cc`), C++ with `-std=c++11` and the same warnings (`$CXX`,
+//! default `c++`).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -189,12 +189,8 @@ fn build(source: &Path, name: &str, link: Link) -> PathBuf {
         std::env::var("CC").unwrap_or_else(|_| "cc".into())
     };
     let mut cmd = Command::new(compiler);
-    if cxx {
-        cmd.args(["-std=c++11", "-pedantic"]);
-    } else {
-        cmd.arg("-std=c11");
-    }
-    cmd.args(["-Wall", "-Wextra", "-Werror", "-g", "-O1"]);
+    cmd.arg(if cxx { "-std=c++11" } else { "-std=c11" });
+    cmd.args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-g", "-O1"]);
     if link == Link::Static {
         cmd.args([
             "-fsanitize=address,undefined",
