@@ -71,7 +71,7 @@ fn install() -> &'static Install {
             .output()
             .is_ok_and(|o| o.status.success());
         if !pkg_config {
-            println!("SKIPPED pkg-config checks: pkg-config is not installed");
+            skipped("pkg-config checks: pkg-config is not installed");
         }
         Install {
             out,
@@ -211,6 +211,12 @@ fn c_test(name: &str) -> PathBuf {
     crate_dir().join("tests/c").join(format!("{name}.c"))
 }
 
+/// Prints a SKIPPED line past the test harness's output capture.
+fn skipped(what: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {what}");
+}
+
 /// True if valgrind runs here; otherwise prints why the test is skipped,
 /// and panics if `MBHASH_REQUIRE` names valgrind.
 fn valgrind_or_skip(test: &str) -> bool {
@@ -228,7 +234,9 @@ fn valgrind_or_skip(test: &str) -> bool {
     {
         panic!("{test}: MBHASH_REQUIRE names valgrind, but valgrind is not installed");
     }
-    println!("SKIPPED {test}: valgrind is not installed (apt-get install valgrind)");
+    skipped(&format!(
+        "{test}: valgrind is not installed (apt-get install valgrind)"
+    ));
     false
 }
 
