@@ -31,6 +31,30 @@
 //! square-and-multiply over the table [`X2N`] of `x^(2^k) mod P`. All kernel
 //! constants are computed from these `const fn`s at compile time.
 
+/// Runs six `crc32` streams of equal length over `[&[[u8; 8]]; 6]`,
+/// updating the registers `[u64; 6]` (a macro so that it inlines into each
+/// kernel entry with that entry's target features).
+#[cfg(target_arch = "x86_64")]
+macro_rules! streams {
+    ($c:expr, $s:expr) => {{
+        let [s0, s1, s2, s3, s4, s5]: [&[[u8; 8]]; 6] = $s;
+        let n = s0.len();
+        let (s1, s2, s3, s4, s5) = (&s1[..n], &s2[..n], &s3[..n], &s4[..n], &s5[..n]);
+        let [mut c0, mut c1, mut c2, mut c3, mut c4, mut c5]: [u64; 6] = $c;
+        for i in 0..n {
+            c0 = _mm_crc32_u64(c0, u64::from_le_bytes(s0[i]));
+            c1 = _mm_crc32_u64(c1, u64::from_le_bytes(s1[i]));
+            c2 = _mm_crc32_u64(c2, u64::from_le_bytes(s2[i]));
+            c3 = _mm_crc32_u64(c3, u64::from_le_bytes(s3[i]));
+            c4 = _mm_crc32_u64(c4, u64::from_le_bytes(s4[i]));
+            c5 = _mm_crc32_u64(c5, u64::from_le_bytes(s5[i]));
+        }
+        $c = [c0, c1, c2, c3, c4, c5];
+    }};
+}
+#[cfg(target_arch = "x86_64")]
+pub(crate) use streams;
+
 pub mod sse42;
 pub mod table;
 pub mod vpclmul;

@@ -92,8 +92,6 @@ mod x86 {
     use crate::crc32c::xpow;
     use core::arch::x86_64::*;
 
-    const _: () = assert!(THRESHOLD >= 256);
-
     /// The constants `[k_H, k_L]` that move a 128-bit lane `d` bytes on.
     const fn fold(d: u64) -> [i64; 2] {
         [
@@ -110,70 +108,258 @@ mod x86 {
     const F32: [i64; 2] = fold(32);
     const F16: [i64; 2] = fold(16);
 
+    /// `acc * x^(8d) + data` on every 128-bit lane, with `k = fold(d)`.
+    macro_rules! fold {
+        ($acc:expr, $k:expr, $data:expr) => {
+            _mm512_ternarylogic_epi64::<0x96>(
+                _mm512_clmulepi64_epi128::<0x00>($acc, $k),
+                _mm512_clmulepi64_epi128::<0x11>($acc, $k),
+                $data,
+            )
+        };
+    }
+
+    /// Loads 64 bytes.
+    macro_rules! load {
+        ($chunk:expr) => {{
+            let chunk: &[u8; 64] = $chunk;
+            // SAFETY: `chunk` is 64 readable bytes and the load is unaligned.
+            unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }
+        }};
+    }
+
+    /// Loads 256 bytes into four registers.
+    macro_rules! load4 {
+        ($block:expr) => {{
+            let c = ($block as &[u8; 256]).as_chunks::<64>().0;
+            [load!(&c[0]), load!(&c[1]), load!(&c[2]), load!(&c[3])]
+        }};
+    }
+
+    /// Both qwords of `k` in every 128-bit lane.
+    macro_rules! broadcast {
+        ($k:expr) => {{
+            let k: [i64; 2] = $k;
+            _mm512_set_epi64(k[1], k[0], k[1], k[0], k[1], k[0], k[1], k[0])
+        }};
+    }
+
+    /// Four accumulators covering 256 bytes, reduced to the raw register at
+    /// their end.
+    macro_rules! reduce {
+        ($a:expr) => {{
+            let [a0, a1, a2, a3]: [__m512i; 4] = $a;
+            let k128 = broadcast!(F128);
+            let (x, y) = (fold!(a0, k128, a2), fold!(a1, k128, a3));
+            reduce1!(fold!(x, broadcast!(F64), y))
+        }};
+    }
+
+    /// One accumulator of 64 bytes, reduced to the raw register at its end.
+    macro_rules! reduce1 {
+        ($acc:expr) => {{
+            let acc: __m512i = $acc;
+            // Lanes 0..3 sit 48, 32, 16 and 0 bytes before the end.
+            let k = _mm512_set_epi64(0, 0, F16[1], F16[0], F32[1], F32[0], F48[1], F48[0]);
+            let t = _mm512_ternarylogic_epi64::<0x96>(
+                _mm512_clmulepi64_epi128::<0x00>(acc, k),
+                _mm512_clmulepi64_epi128::<0x11>(acc, k),
+                _mm512_maskz_mov_epi64(0b1100_0000, acc),
+            );
+            let y = _mm256_xor_si256(_mm512_castsi512_si256(t), _mm512_extracti64x4_epi64::<1>(t));
+            let x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
+            let h = _mm_cvtsi128_si64(x) as u64;
+            let l = _mm_extract_epi64::<1>(x) as u64;
+            _mm_crc32_u64(_mm_crc32_u64(0, h), l) as u32
+        }};
+    }
+
+    // Fused blocks: vector folding and six scalar `crc32` streams at once.
+    const ITERS: usize = 4;
+    const W: usize = 5;
+    const L: usize = ITERS * W * 8;
+    const V_B: usize = ITERS * 256;
+    const S_B: usize = 6 * L;
+    pub(super) const BLOCK: usize = V_B + S_B;
+    const F_NEXT: [i64; 2] = fold((256 + S_B) as u64);
+    /// Stream j's register into the first lane of the next block.
+    const INJECT: [u32; 5] = {
+        let mut t = [0u32; 5];
+        let mut j = 0;
+        while j < 5 {
+            t[j] = xpow((8 * (5 - j) * L + 31) as u64);
+            j += 1;
+        }
+        t
+    };
+    /// The vector register and streams 0..5 to the end of the last block.
+    const FINAL: [u32; 6] = {
+        let mut t = [0u32; 6];
+        t[0] = xpow((8 * S_B - 33) as u64);
+        let mut j = 0;
+        while j < 5 {
+            t[j + 1] = xpow((8 * (5 - j) * L - 33) as u64);
+            j += 1;
+        }
+        t
+    };
+
+    #[inline(never)]
+    #[target_feature(enable = "avx512f,vpclmulqdq,sse4.2,pclmulqdq")]
+    fn fused(crc: u32, blocks: &[[u8; BLOCK]]) -> u32 {
+        let k256 = broadcast!(F256);
+        let k_next = broadcast!(F_NEXT);
+        let mut acc = [_mm512_setzero_si512(); 4];
+        let mut c = [0u64; 6];
+        let mut inject = _mm_cvtsi32_si128(crc as i32);
+        let clmul = |a: u64, k: u32| {
+            _mm_clmulepi64_si128::<0x00>(_mm_cvtsi64_si128(a as i64), _mm_cvtsi32_si128(k as i32))
+        };
+        let mut first = true;
+        for block in blocks {
+            let (v, s) = block.split_at(V_B);
+            let v = v.as_chunks::<256>().0;
+            let s = s.as_chunks::<L>().0;
+            let s0 = s[0].as_chunks::<{ W * 8 }>().0;
+            let s1 = s[1].as_chunks::<{ W * 8 }>().0;
+            let s2 = s[2].as_chunks::<{ W * 8 }>().0;
+            let s3 = s[3].as_chunks::<{ W * 8 }>().0;
+            let s4 = s[4].as_chunks::<{ W * 8 }>().0;
+            let s5 = s[5].as_chunks::<{ W * 8 }>().0;
+            c = [0; 6];
+            for it in 0..ITERS {
+                let mut d = load4!(&v[it]);
+                if it == 0 {
+                    d[0] = _mm512_xor_si512(d[0], _mm512_zextsi128_si512(inject));
+                    if first {
+                        acc = d;
+                        first = false;
+                    } else {
+                        for j in 0..4 {
+                            acc[j] = fold!(acc[j], k_next, d[j]);
+                        }
+                    }
+                } else {
+                    for j in 0..4 {
+                        acc[j] = fold!(acc[j], k256, d[j]);
+                    }
+                }
+                let words = [&s0[it], &s1[it], &s2[it], &s3[it], &s4[it], &s5[it]];
+                for w in 0..W {
+                    for j in 0..6 {
+                        let x = words[j][w * 8..w * 8 + 8].try_into().unwrap();
+                        c[j] = _mm_crc32_u64(c[j], u64::from_le_bytes(x));
+                    }
+                }
+            }
+            let mut y = _mm_cvtsi64_si128(c[5] as i64);
+            for j in 0..5 {
+                y = _mm_xor_si128(y, clmul(c[j], INJECT[j]));
+            }
+            inject = y;
+        }
+        let rv = reduce!(acc);
+        let mut p = clmul(rv as u64, FINAL[0]);
+        for j in 0..5 {
+            p = _mm_xor_si128(p, clmul(c[j], FINAL[j + 1]));
+        }
+        (_mm_crc32_u64(0, _mm_cvtsi128_si64(p) as u64) as u32) ^ c[5] as u32
+    }
+
+    /// One step of the variable block: 256 bytes of folding and five words
+    /// in each of the six streams.
+    const STEP: usize = 256 + 48 * 5;
+    /// Bytes the streams take beyond half of the block, so that their last
+    /// words run while the vector registers are reduced.
+    const EXTRA: usize = 480;
+    /// The longest variable block; longer inputs run fixed blocks first.
+    const VAR_MAX: usize = 8192;
+    const A_MAX: usize = VAR_MAX / 512;
+    const _: () = assert!(THRESHOLD >= STEP && VAR_MAX - BLOCK >= THRESHOLD);
+    const _: () = assert!((VAR_MAX + EXTRA) / 96 + 6 <= sse42::W_MAX);
+    /// `VEC_SHIFT[a - 1] = x^(8 * 256a - 33)`: moves a register over `a`
+    /// steps of folded data.
+    static VEC_SHIFT: [u32; A_MAX] = {
+        let mut t = [0u32; A_MAX];
+        let mut a = 0;
+        while a < A_MAX {
+            t[a] = xpow(2048 * (a as u64 + 1) - 33);
+            a += 1;
+        }
+        t
+    };
+
     /// Advances the raw register over `data`.
     #[target_feature(enable = "avx512f,vpclmulqdq,sse4.2,pclmulqdq")]
     pub(super) fn update(crc: u32, data: &[u8]) -> u32 {
         if data.len() < THRESHOLD {
             return sse42::update(crc, data);
         }
-        let (blocks, rest) = data.as_chunks::<256>();
-        let Some((first, blocks)) = blocks.split_first() else {
-            return sse42::update(crc, data);
-        };
-
-        let load = |chunk: &[u8; 64]| -> __m512i {
-            // SAFETY: `chunk` is 64 readable bytes and the load is unaligned.
-            unsafe { _mm512_loadu_si512(chunk.as_ptr().cast()) }
-        };
-        let load4 = |block: &[u8; 256]| -> [__m512i; 4] {
-            let c = block.as_chunks::<64>().0;
-            [load(&c[0]), load(&c[1]), load(&c[2]), load(&c[3])]
-        };
-        let broadcast =
-            |k: [i64; 2]| _mm512_set_epi64(k[1], k[0], k[1], k[0], k[1], k[0], k[1], k[0]);
-        // acc * x^(8d) + data, lane by lane.
-        let fold = |acc: __m512i, k: __m512i, data: __m512i| -> __m512i {
-            _mm512_ternarylogic_epi64::<0x96>(
-                _mm512_clmulepi64_epi128::<0x00>(acc, k),
-                _mm512_clmulepi64_epi128::<0x11>(acc, k),
-                data,
-            )
-        };
-
-        // The incoming register adds to the first four bytes.
-        let [mut a0, mut a1, mut a2, mut a3] = load4(first);
-        a0 = _mm512_xor_si512(a0, _mm512_zextsi128_si512(_mm_cvtsi32_si128(crc as i32)));
-        let k256 = broadcast(F256);
-        for block in blocks {
-            let [d0, d1, d2, d3] = load4(block);
-            a0 = fold(a0, k256, d0);
-            a1 = fold(a1, k256, d1);
-            a2 = fold(a2, k256, d2);
-            a3 = fold(a3, k256, d3);
+        let mut crc = crc;
+        let mut data = data;
+        if data.len() > VAR_MAX {
+            // Leave between VAR_MAX - BLOCK and VAR_MAX bytes.
+            let n = (data.len() - VAR_MAX) / BLOCK + 1;
+            let (blocks, rest) = data.split_at(n * BLOCK);
+            crc = fused(crc, blocks.as_chunks::<BLOCK>().0);
+            data = rest;
         }
+        variable(crc, data)
+    }
 
-        // Four accumulators into one, then the remaining whole 64-byte chunks.
-        let k64 = broadcast(F64);
-        let mut acc = fold(a0, broadcast(F192), a3);
-        acc = fold(a1, broadcast(F128), acc);
-        acc = fold(a2, k64, acc);
-        let (chunks, tail) = rest.as_chunks::<64>();
-        for chunk in chunks {
-            acc = fold(acc, k64, load(chunk));
+    /// One block of any length from [`STEP`] to [`VAR_MAX`]: six streams
+    /// (the odd bytes in front of the first), then `a` steps of folding, the
+    /// two interleaved.
+    #[inline(never)]
+    #[target_feature(enable = "avx512f,vpclmulqdq,sse4.2,pclmulqdq")]
+    fn variable(crc: u32, data: &[u8]) -> u32 {
+        let a = (data.len().saturating_sub(EXTRA) / 512).clamp(1, A_MAX);
+        let w = (data.len() - 256 * a) / 48;
+        let (front, v) = data.split_at(data.len() - 256 * a);
+        let (head, s) = sse42::split(front, w);
+        let v = &v.as_chunks::<256>().0[..a];
+        let [s0, s1, s2, s3, s4, s5] = s;
+        let n = 5 * a;
+        let rest = [&s0[n..], &s1[n..], &s2[n..], &s3[n..], &s4[n..], &s5[n..]];
+        let (s0, s1, s2) = (&s0[..n], &s1[..n], &s2[..n]);
+        let (s3, s4, s5) = (&s3[..n], &s4[..n], &s5[..n]);
+
+        let mut c0 = sse42::single(crc, head) as u64;
+        let (mut c1, mut c2, mut c3, mut c4, mut c5) = (0u64, 0u64, 0u64, 0u64, 0u64);
+        let k256 = broadcast!(F256);
+        let mut acc = [_mm512_setzero_si512(); 4];
+        for i in 0..a {
+            let d = load4!(&v[i]);
+            if i == 0 {
+                acc = d;
+            } else {
+                for j in 0..4 {
+                    acc[j] = fold!(acc[j], k256, d[j]);
+                }
+            }
+            for k in 5 * i..5 * i + 5 {
+                c0 = _mm_crc32_u64(c0, u64::from_le_bytes(s0[k]));
+                c1 = _mm_crc32_u64(c1, u64::from_le_bytes(s1[k]));
+                c2 = _mm_crc32_u64(c2, u64::from_le_bytes(s2[k]));
+                c3 = _mm_crc32_u64(c3, u64::from_le_bytes(s3[k]));
+                c4 = _mm_crc32_u64(c4, u64::from_le_bytes(s4[k]));
+                c5 = _mm_crc32_u64(c5, u64::from_le_bytes(s5[k]));
+            }
         }
+        let mut c = [c0, c1, c2, c3, c4, c5];
+        crate::crc32c::streams!(c, rest);
 
-        // Lanes 0..3 of `acc` sit 48, 32, 16 and 0 bytes before the end.
-        let k = _mm512_set_epi64(0, 0, F16[1], F16[0], F32[1], F32[0], F48[1], F48[0]);
-        let t = _mm512_ternarylogic_epi64::<0x96>(
-            _mm512_clmulepi64_epi128::<0x00>(acc, k),
-            _mm512_clmulepi64_epi128::<0x11>(acc, k),
-            _mm512_maskz_mov_epi64(0b1100_0000, acc),
-        );
-        let y = _mm256_xor_si256(_mm512_castsi512_si256(t), _mm512_extracti64x4_epi64::<1>(t));
-        let x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
-        let h = _mm_cvtsi128_si64(x) as u64;
-        let l = _mm_extract_epi64::<1>(x) as u64;
-        let crc = _mm_crc32_u64(_mm_crc32_u64(0, h), l) as u32;
-        sse42::single(crc, tail)
+        let rv = reduce!(acc);
+        let kv = VEC_SHIFT[a - 1];
+        let m = sse42::multi_shifts(w);
+        let k = [
+            sse42::mul_33(m[0], kv),
+            sse42::mul_33(m[1], kv),
+            sse42::mul_33(m[2], kv),
+            sse42::mul_33(m[3], kv),
+            sse42::mul_33(m[4], kv),
+        ];
+        let p = _mm_xor_si128(sse42::shifted(&c, &k), sse42::clmul(c[5] as u32, kv));
+        rv ^ sse42::reduce(p)
     }
 }
