@@ -23,7 +23,7 @@ use super::Kernel;
 
 /// Inputs shorter than this use the SSE4.2 kernel (measured on AMD Zen 4:
 /// from here on folding is faster). At least 256.
-pub const THRESHOLD: usize = 512;
+pub const THRESHOLD: usize = 1024;
 
 /// Proof that the CPU has AVX-512 VPCLMULQDQ (and SSE4.2 and PCLMULQDQ).
 #[cfg(target_arch = "x86_64")]
@@ -101,7 +101,6 @@ mod x86 {
     }
 
     const F256: [i64; 2] = fold(256);
-    const F192: [i64; 2] = fold(192);
     const F128: [i64; 2] = fold(128);
     const F64: [i64; 2] = fold(64);
     const F48: [i64; 2] = fold(48);
@@ -157,6 +156,11 @@ mod x86 {
 
     /// One accumulator of 64 bytes, reduced to the raw register at its end.
     macro_rules! reduce1 {
+        ($acc:expr) => {{ reduce128!(to128!($acc)) }};
+    }
+
+    /// One accumulator of 64 bytes folded into its last 16 bytes.
+    macro_rules! to128 {
         ($acc:expr) => {{
             let acc: __m512i = $acc;
             // Lanes 0..3 sit 48, 32, 16 and 0 bytes before the end.
@@ -167,7 +171,15 @@ mod x86 {
                 _mm512_maskz_mov_epi64(0b1100_0000, acc),
             );
             let y = _mm256_xor_si256(_mm512_castsi512_si256(t), _mm512_extracti64x4_epi64::<1>(t));
-            let x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
+            _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y))
+        }};
+    }
+
+    /// The raw register of 16 bytes `H | L`: `crc32(crc32(0, H), L)` is
+    /// `H * x^96 + L * x^32`.
+    macro_rules! reduce128 {
+        ($x:expr) => {{
+            let x: __m128i = $x;
             let h = _mm_cvtsi128_si64(x) as u64;
             let l = _mm_extract_epi64::<1>(x) as u64;
             _mm_crc32_u64(_mm_crc32_u64(0, h), l) as u32
@@ -266,24 +278,25 @@ mod x86 {
         (_mm_crc32_u64(0, _mm_cvtsi128_si64(p) as u64) as u32) ^ c[5] as u32
     }
 
-    /// One step of the variable block: 256 bytes of folding and five words
-    /// in each of the six streams.
-    const STEP: usize = 256 + 48 * 5;
-    /// Bytes the streams take beyond half of the block, so that their last
-    /// words run while the vector registers are reduced.
-    const EXTRA: usize = 480;
+    /// Words of each stream per step of folding in the variable block.
+    const Q: usize = 5;
+    /// One step of the variable block: 256 bytes of folding and `Q` words in
+    /// each of the six streams.
+    const STEP: usize = 256 + 48 * Q;
     /// The longest variable block; longer inputs run fixed blocks first.
     const VAR_MAX: usize = 8192;
-    const A_MAX: usize = VAR_MAX / 512;
-    const _: () = assert!(THRESHOLD >= STEP && VAR_MAX - BLOCK >= THRESHOLD);
-    const _: () = assert!((VAR_MAX + EXTRA) / 96 + 6 <= sse42::W_MAX);
-    /// `VEC_SHIFT[a - 1] = x^(8 * 256a - 33)`: moves a register over `a`
-    /// steps of folded data.
-    static VEC_SHIFT: [u32; A_MAX] = {
+    const A_MAX: usize = VAR_MAX / STEP;
+    const _: () = assert!(THRESHOLD >= STEP + 47 && VAR_MAX - BLOCK >= THRESHOLD);
+    const _: () = assert!(Q * A_MAX + Q + 7 <= sse42::W_MAX);
+    /// `VEC_INJECT[a - 1] = x^(8 * 256a - 97)`: moves a register over `a`
+    /// steps of folded data into the last 16 bytes, as a carry-less product
+    /// to XOR there before the final reduction (`x^-32` for that reduction,
+    /// `x^-65` for the product's place in the lane).
+    static VEC_INJECT: [u32; A_MAX] = {
         let mut t = [0u32; A_MAX];
         let mut a = 0;
         while a < A_MAX {
-            t[a] = xpow(2048 * (a as u64 + 1) - 33);
+            t[a] = xpow(2048 * (a as u64 + 1) - 97);
             a += 1;
         }
         t
@@ -313,53 +326,58 @@ mod x86 {
     #[inline(never)]
     #[target_feature(enable = "avx512f,vpclmulqdq,sse4.2,pclmulqdq")]
     fn variable(crc: u32, data: &[u8]) -> u32 {
-        let a = (data.len().saturating_sub(EXTRA) / 512).clamp(1, A_MAX);
+        // As many steps as leave Q words per step in every stream.
+        let a = ((data.len() - 47) / STEP).clamp(1, A_MAX);
         let w = (data.len() - 256 * a) / 48;
         let (front, v) = data.split_at(data.len() - 256 * a);
         let (head, s) = sse42::split(front, w);
         let v = &v.as_chunks::<256>().0[..a];
         let [s0, s1, s2, s3, s4, s5] = s;
-        let n = 5 * a;
+        let n = Q * a;
         let rest = [&s0[n..], &s1[n..], &s2[n..], &s3[n..], &s4[n..], &s5[n..]];
-        let (s0, s1, s2) = (&s0[..n], &s1[..n], &s2[..n]);
-        let (s3, s4, s5) = (&s3[..n], &s4[..n], &s5[..n]);
+        // Q words of each stream per step of folding.
+        let (s0, s1, s2) = (
+            s0[..n].as_chunks::<Q>().0,
+            s1[..n].as_chunks::<Q>().0,
+            s2[..n].as_chunks::<Q>().0,
+        );
+        let (s3, s4, s5) = (
+            s3[..n].as_chunks::<Q>().0,
+            s4[..n].as_chunks::<Q>().0,
+            s5[..n].as_chunks::<Q>().0,
+        );
 
         let mut c0 = sse42::single(crc, head) as u64;
         let (mut c1, mut c2, mut c3, mut c4, mut c5) = (0u64, 0u64, 0u64, 0u64, 0u64);
         let k256 = broadcast!(F256);
-        let mut acc = [_mm512_setzero_si512(); 4];
-        for i in 0..a {
-            let d = load4!(&v[i]);
-            if i == 0 {
-                acc = d;
-            } else {
+        let mut acc = load4!(&v[0]);
+        let lanes = v.iter().zip(s0).zip(s1).zip(s2).zip(s3).zip(s4).zip(s5);
+        for (i, ((((((block, w0), w1), w2), w3), w4), w5)) in lanes.enumerate() {
+            if i > 0 {
+                let d = load4!(block);
                 for j in 0..4 {
                     acc[j] = fold!(acc[j], k256, d[j]);
                 }
             }
-            for k in 5 * i..5 * i + 5 {
-                c0 = _mm_crc32_u64(c0, u64::from_le_bytes(s0[k]));
-                c1 = _mm_crc32_u64(c1, u64::from_le_bytes(s1[k]));
-                c2 = _mm_crc32_u64(c2, u64::from_le_bytes(s2[k]));
-                c3 = _mm_crc32_u64(c3, u64::from_le_bytes(s3[k]));
-                c4 = _mm_crc32_u64(c4, u64::from_le_bytes(s4[k]));
-                c5 = _mm_crc32_u64(c5, u64::from_le_bytes(s5[k]));
+            for k in 0..Q {
+                c0 = _mm_crc32_u64(c0, u64::from_le_bytes(w0[k]));
+                c1 = _mm_crc32_u64(c1, u64::from_le_bytes(w1[k]));
+                c2 = _mm_crc32_u64(c2, u64::from_le_bytes(w2[k]));
+                c3 = _mm_crc32_u64(c3, u64::from_le_bytes(w3[k]));
+                c4 = _mm_crc32_u64(c4, u64::from_le_bytes(w4[k]));
+                c5 = _mm_crc32_u64(c5, u64::from_le_bytes(w5[k]));
             }
         }
         let mut c = [c0, c1, c2, c3, c4, c5];
         crate::crc32c::streams!(c, rest);
 
-        let rv = reduce!(acc);
-        let kv = VEC_SHIFT[a - 1];
-        let m = sse42::multi_shifts(w);
-        let k = [
-            sse42::mul_33(m[0], kv),
-            sse42::mul_33(m[1], kv),
-            sse42::mul_33(m[2], kv),
-            sse42::mul_33(m[3], kv),
-            sse42::mul_33(m[4], kv),
-        ];
-        let p = _mm_xor_si128(sse42::shifted(&c, &k), sse42::clmul(c[5] as u32, kv));
-        rv ^ sse42::reduce(p)
+        // The streams' register at the start of the folded part, added to
+        // the folded remainder before its last reduction.
+        let rs = sse42::reduce(sse42::shifted(&c, &sse42::multi_shifts(w))) ^ c[5] as u32;
+        let [a0, a1, a2, a3] = acc;
+        let k128 = broadcast!(F128);
+        let (x, y) = (fold!(a0, k128, a2), fold!(a1, k128, a3));
+        let z = to128!(fold!(x, broadcast!(F64), y));
+        reduce128!(_mm_xor_si128(z, sse42::clmul(rs, VEC_INJECT[a - 1])))
     }
 }
