@@ -1,1 +1,3 @@
 //! mbhash core (under construction).
+
+pub mod crc32c;
