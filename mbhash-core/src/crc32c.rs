@@ -537,6 +537,27 @@ mod tests {
     }
 
     #[test]
+    fn configured_engine_follows_the_variable() {
+        let asked = std::env::var(ENGINE_VAR).unwrap_or_default();
+        if asked.trim().is_empty() {
+            assert_eq!(configured_engine(), Ok(auto_engine()));
+            assert_eq!(engine(), auto_engine());
+            return;
+        }
+        match select_engine(&asked) {
+            Ok(e) => {
+                assert_eq!(configured_engine(), Ok(e));
+                assert_eq!(engine(), e);
+            }
+            Err(_) => {
+                let err = configured_engine().unwrap_err();
+                assert!(err.to_string().contains(ENGINE_VAR), "{err}");
+                assert_eq!(engine(), auto_engine());
+            }
+        }
+    }
+
+    #[test]
     fn engine_names() {
         for e in engines() {
             assert_eq!(Crc32cEngine::from_name(e.name()), Some(e));

@@ -28,8 +28,10 @@
 //! `P = (x + 1) * q(x)` with `q` irreducible of degree 31, so the powers of
 //! `x` modulo `P` repeat with period `2^31 - 1` (a prime): `x^(2^31) = x`.
 //! [`xpow`] uses that to reduce any exponent below `2^31` before a
-//! square-and-multiply over the table [`X2N`] of `x^(2^k) mod P`. All kernel
-//! constants are computed from these `const fn`s at compile time.
+//! square-and-multiply over the table [`X2N`] of `x^(2^k) mod P`; the
+//! kernels' `shift` does the same at run time with 4-bit windows ([`X16`]),
+//! at most eight multiplications. All kernel constants are computed from
+//! these `const fn`s at compile time.
 
 /// Runs six `crc32` streams of equal length over `[&[[u8; 8]]; 6]`,
 /// updating the registers `[u64; 6]` (a macro so that it inlines into each
@@ -117,6 +119,32 @@ const fn x2n_table() -> [u32; 31] {
     t
 }
 
+/// `x^(d * 16^k) mod P` for the hexadecimal digits `d` of an exponent
+/// below `2^32` (`k` in `0..8`), each entry times `x^bias`: the 4-bit
+/// windows of the square-and-multiply over [`X2N`], so that any power of
+/// `x` takes at most eight multiplications. With `bias = 0` it is
+/// [`X16`]; kernels whose multiplication carries an extra factor use a bias
+/// that cancels it.
+pub const fn x16_table(bias: u64) -> [[u32; 16]; 8] {
+    let mut t = [[0u32; 16]; 8];
+    let scale = xpow(bias);
+    let mut k = 0;
+    while k < 8 {
+        let base = X2N_CONST[4 * k]; // x^(16^k)
+        t[k][0] = scale;
+        let mut d = 1;
+        while d < 16 {
+            t[k][d] = mul(t[k][d - 1], base);
+            d += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// `X16[k][d] = x^(d * 16^k) mod P` (see [`x16_table`]).
+pub static X16: [[u32; 16]; 8] = x16_table(0);
+
 /// Reduces the exponent of `x^(8*len)` modulo [`ORDER`]: the result `e`
 /// satisfies `x^e = x^(8*len) mod P` and `e < 2^31`.
 pub const fn shift_exponent(len: u64) -> u32 {
@@ -151,6 +179,15 @@ mod tests {
         // 2^31 - 1 is prime, so the order of x is exactly that (x is not 1).
         assert_ne!(X2N[0], 0x8000_0000);
         assert_eq!(xpow(ORDER), 0x8000_0000);
+    }
+
+    #[test]
+    fn x16_is_powers() {
+        for (k, row) in X16.iter().enumerate() {
+            for (d, &v) in row.iter().enumerate() {
+                assert_eq!(v, xpow(d as u64 * 16u64.pow(k as u32)), "k {k} d {d}");
+            }
+        }
     }
 
     #[test]

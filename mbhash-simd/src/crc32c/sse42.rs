@@ -86,7 +86,7 @@ impl Kernel for Sse42 {
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod x86 {
     use super::{MULTI_MIN, STREAMS};
-    use crate::crc32c::{ORDER, mul, shift_exponent, xpow};
+    use crate::crc32c::{ORDER, mul, shift_exponent, x16_table, xpow};
     use core::arch::x86_64::*;
 
     /// Words (8 bytes) per stream in the fixed blocks; also the largest
@@ -127,17 +127,9 @@ pub(crate) mod x86 {
     /// Moves the carried register over one fixed block.
     const BLOCK_SHIFT: u32 = xpow(8 * BLOCK as u64 - 33);
 
-    /// `X2N_33[k] = x^(2^k - 33) mod P`: multiplying by it through
-    /// [`mul_33`] multiplies by `x^(2^k)`.
-    static X2N_33: [u32; 31] = {
-        let mut t = [0u32; 31];
-        let mut k = 0;
-        while k < 31 {
-            t[k] = xpow((1u64 << k) + ORDER - 33);
-            k += 1;
-        }
-        t
-    };
+    /// `X16_33[k][d] = x^(d * 16^k - 33) mod P`: multiplying by it
+    /// through [`mul_33`] multiplies by `x^(d * 16^k)`.
+    static X16_33: [[u32; 16]; 8] = x16_table(ORDER - 33);
 
     /// The carry-less product of two 32-bit values (in the low 64 bits).
     #[inline]
@@ -256,15 +248,26 @@ pub(crate) mod x86 {
         crc
     }
 
-    /// `crc * x^(8*len) mod P`: at most 31 carry-less multiplications.
+    /// `crc * x^(8*len) mod P`: at most eight carry-less multiplications.
     #[target_feature(enable = "sse4.2,pclmulqdq")]
     pub(crate) fn shift(crc: u32, len: u64) -> u32 {
-        let mut e = shift_exponent(len);
-        let mut crc = crc;
-        while e != 0 {
-            crc = mul_33(crc, X2N_33[e.trailing_zeros() as usize]);
-            e &= e - 1;
+        let e = shift_exponent(len);
+        // Two independent chains (the CPU overlaps them). The second starts
+        // from x^-33 so that joining them with `mul_33` (which multiplies by
+        // x^33 too) needs no correction.
+        let mut acc = [crc, X16_33[0][0]];
+        let mut used = 0;
+        for (k, row) in X16_33.iter().enumerate() {
+            let d = (e >> (4 * k)) & 15;
+            if d != 0 {
+                acc[used & 1] = mul_33(acc[used & 1], row[d as usize]);
+                used += 1;
+            }
         }
-        crc
+        if used > 1 {
+            mul_33(acc[0], acc[1])
+        } else {
+            acc[0]
+        }
     }
 }

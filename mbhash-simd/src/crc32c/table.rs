@@ -3,7 +3,7 @@
 //! It is the oracle every other kernel is tested against, and the fallback
 //! where the CPU has no CRC instructions.
 
-use super::{Kernel, POLY, X2N, shift_exponent};
+use super::{Kernel, POLY, X16, shift_exponent};
 
 /// The portable kernel; always available.
 #[derive(Clone, Copy, Debug, Default)]
@@ -80,16 +80,24 @@ pub fn update(crc: u32, data: &[u8]) -> u32 {
 }
 
 /// Advances the raw CRC register `crc` over `len` zero bytes:
-/// `crc * x^(8*len) mod P`, with at most 31 multiplications.
+/// `crc * x^(8*len) mod P`, with at most eight multiplications.
 pub fn shift(crc: u32, len: u64) -> u32 {
-    let mut e = shift_exponent(len);
-    let mut crc = crc;
-    while e != 0 {
-        let k = e.trailing_zeros();
-        crc = mul(crc, X2N[k as usize]);
-        e &= e - 1;
+    let e = shift_exponent(len);
+    // Two independent chains (the CPU overlaps them), joined at the end.
+    let mut acc = [crc, 0x8000_0000];
+    let mut used = 0;
+    for (k, row) in X16.iter().enumerate() {
+        let d = (e >> (4 * k)) & 15;
+        if d != 0 {
+            acc[used & 1] = mul(acc[used & 1], row[d as usize]);
+            used += 1;
+        }
     }
-    crc
+    if used > 1 {
+        mul(acc[0], acc[1])
+    } else {
+        acc[0]
+    }
 }
 
 /// Multiplies two reflected polynomials modulo `P` (portable and fast: a
