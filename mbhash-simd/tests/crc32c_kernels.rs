@@ -59,11 +59,23 @@ fn check_kernel<K: Kernel>(kernel: K, name: &str) {
         let offset = rng.below(64);
         check_one(kernel, name, &mut rng, &buf[offset..offset + len]);
     }
-    for base in [2048, 3 * 1024, 3 * 4096, 2 * 3 * 4096, 3 * 4096 + 3 * 1024] {
-        for len in base - 9..=base + 9 {
-            let offset = rng.below(64);
-            check_one(kernel, name, &mut rng, &buf[offset..offset + len]);
-        }
+    // Around the kernels' thresholds and block sizes: the SSE4.2 fixed
+    // block (6 KiB), the VPCLMULQDQ threshold (1.5 KiB), its variable block
+    // (up to 8 KiB, every head length) and fixed blocks (1984 bytes).
+    let edges = (1500..1700).chain(8100..8300);
+    let around = [
+        2048,
+        3 * 1024,
+        6144,
+        2 * 6144,
+        8192 + 1984,
+        8192 + 2 * 1984,
+        3 * 8192,
+    ];
+    let around = around.into_iter().flat_map(|base| base - 9..=base + 9);
+    for len in edges.chain(around) {
+        let offset = rng.below(64);
+        check_one(kernel, name, &mut rng, &buf[offset..offset + len]);
     }
     for _ in 0..6 {
         let len = rng.below((1 << 20) + 1);
