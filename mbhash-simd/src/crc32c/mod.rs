@@ -13,10 +13,19 @@
 //! * any length, any alignment; kernels never read outside `data`.
 //!
 //! Kernels: [`Table`] (portable slice-by-8, always available), [`Sse42`]
-//! (the `crc32` instruction on three interleaved streams, recombined with
-//! PCLMULQDQ), [`Vpclmul`] (AVX-512 VPCLMULQDQ folding for long buffers, the
-//! SSE4.2 path for short ones). The SIMD kernels are reachable only through
-//! their proof tokens.
+//! (the `crc32` instruction on six interleaved streams, recombined with
+//! PCLMULQDQ), [`Vpclmul`] (AVX-512 VPCLMULQDQ folding fused with `crc32`
+//! streams from 1.5 KiB on, the SSE4.2 code below that). The SIMD kernels
+//! are reachable only through their proof tokens.
+//!
+//! ```
+//! use mbhash_simd::crc32c::{Kernel, Sse42, Table};
+//! let check = !Table.update(!0, b"123456789");
+//! assert_eq!(check, 0xE306_9283);
+//! if let Some(k) = Sse42::new() {
+//!     assert_eq!(!k.update(!0, b"123456789"), check);
+//! }
+//! ```
 //!
 //! # Polynomial arithmetic
 //!
