@@ -159,8 +159,8 @@ pub(crate) mod x86 {
         reduce(clmul(a, b))
     }
 
-    /// The six streams of `w` words that end `data`, in front of them the
-    /// `head` bytes that stream 0 takes first.
+    /// The six streams of `w` words that end `data`, and the head in front
+    /// of them.
     #[inline(always)]
     pub(crate) fn split(data: &[u8], w: usize) -> (&[u8], [&[[u8; 8]]; STREAMS]) {
         let (head, body) = data.split_at(data.len() - STREAMS * 8 * w);

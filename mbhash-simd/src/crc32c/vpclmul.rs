@@ -376,9 +376,9 @@ mod x86 {
         variable(crc, data)
     }
 
-    /// One block of any length from [`STEP`] to [`VAR_MAX`]: six streams
-    /// (the odd bytes in front of the first), then `a` steps of folding, the
-    /// two interleaved.
+    /// One block of any length from [`THRESHOLD`] to [`VAR_MAX`]: a head of
+    /// fewer than 48 bytes, six streams of `w` words, then `a` steps of
+    /// folding, each step run with `Q` words of every stream.
     #[inline(never)]
     #[target_feature(enable = "avx512f,vpclmulqdq,sse4.2,pclmulqdq")]
     fn variable(crc: u32, data: &[u8]) -> u32 {
