@@ -9,12 +9,7 @@ use mbhash_simd::sha256::{self, Block, Compress, State};
 /// Runs `kernel` on `N` lanes of `nblocks` random blocks each, from random
 /// states, with the block data starting at byte offset `offset` of a buffer
 /// (so blocks are unaligned), and compares every lane with the scalar kernel.
-fn check_once<const N: usize, K: Compress<N>>(
-    kernel: K,
-    rng: &mut Rng,
-    nblocks: usize,
-    offset: usize,
-) {
+fn check_once<const N: usize, K: Compress<N>>(kernel: K, rng: &mut Rng, nblocks: usize, offset: usize) {
     let mut bufs: Vec<Vec<u8>> = (0..N)
         .map(|_| {
             let mut v = vec![0u8; offset + nblocks * 64];
@@ -47,10 +42,7 @@ fn check_once<const N: usize, K: Compress<N>>(
         std::array::from_fn(|_| it.next().unwrap())
     };
     kernel.compress(refs, blocks);
-    assert_eq!(
-        states, expected,
-        "{N} lanes, {nblocks} blocks, offset {offset}"
-    );
+    assert_eq!(states, expected, "{N} lanes, {nblocks} blocks, offset {offset}");
 }
 
 /// The shared harness: block counts 0..=20 and a few long runs, offsets 0..8.
@@ -77,11 +69,7 @@ fn avx2_x8() {
 
 #[test]
 fn avx512_x16() {
-    if let Some(k) = token_or_skip(
-        Feature::Avx512,
-        "sha256 avx512_x16",
-        sha256::Avx512x16::new(),
-    ) {
+    if let Some(k) = token_or_skip(Feature::Avx512, "sha256 avx512_x16", sha256::Avx512x16::new()) {
         check_kernel::<16, _>(k);
     }
 }
