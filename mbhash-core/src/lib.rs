@@ -26,6 +26,8 @@
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 
 pub mod alg;
+#[cfg(feature = "std")]
+pub mod crc32c;
 pub mod engine;
 mod hasher;
 pub mod manager;
