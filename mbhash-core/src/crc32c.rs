@@ -300,12 +300,44 @@ pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
 /// [`crc32c_append`] with the given engine (for tests and benchmarks); an
 /// error if this CPU does not support it.
 pub fn crc32c_with(engine: Crc32cEngine, crc: u32, data: &[u8]) -> Result<u32, EngineError> {
-    let kernel = engine.kernel().ok_or_else(|| EngineError {
-        name: engine.name().to_owned(),
-        kind: EngineErrorKind::Unsupported,
-        from_env: false,
-    })?;
-    Ok(!kernel.update(!crc, data))
+    Ok(Crc32cKernel::new(engine)?.append(crc, data))
+}
+
+/// A CRC32C engine made ready once (its kernels detected), for callers that
+/// pick an engine themselves and call it often.
+///
+/// ```
+/// use mbhash_core::crc32c::{Crc32cEngine, Crc32cKernel, crc32c};
+/// let k = Crc32cKernel::new(Crc32cEngine::Table).unwrap();
+/// assert_eq!(k.append(0, b"123456789"), 0xE3069283);
+/// assert_eq!(k.append(0, b"abc"), crc32c(b"abc"));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Crc32cKernel(Selected);
+
+impl Crc32cKernel {
+    /// The kernel of `engine`; an error if this CPU does not support it.
+    pub fn new(engine: Crc32cEngine) -> Result<Self, EngineError> {
+        engine
+            .kernel()
+            .map(Crc32cKernel)
+            .ok_or_else(|| EngineError {
+                name: engine.name().to_owned(),
+                kind: EngineErrorKind::Unsupported,
+                from_env: false,
+            })
+    }
+
+    /// The engine it runs.
+    pub fn engine(self) -> Crc32cEngine {
+        self.0.engine()
+    }
+
+    /// Like [`crc32c_append`], on this kernel.
+    #[inline]
+    pub fn append(self, crc: u32, data: &[u8]) -> u32 {
+        !self.0.update(!crc, data)
+    }
 }
 
 /// The CRC32C of `A` followed by `B`, from `crc_a = crc32c(A)`,
