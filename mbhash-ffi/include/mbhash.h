@@ -225,6 +225,37 @@ mbh_result mbh_digest_len(mbh_algorithm alg, size_t *len_out);
 // outside the enumeration is not undefined behaviour).
 const char *mbh_result_str(uint32_t result);
 
+// The CRC32C of `len` bytes at `data`, written to `*crc_out`.
+//
+// `data` may be NULL when `len` is 0.
+//
+// ```c
+// uint32_t crc;
+// mbh_crc32c("123456789", 9, &crc);   /* crc == 0xE3069283 */
+// ```
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+mbh_result mbh_crc32c(const uint8_t *data, size_t len, uint32_t *crc_out);
+
+// Continues a CRC: from the finished CRC32C `crc` of some message `A`,
+// writes the finished CRC32C of `A` followed by the `len` bytes at `data`.
+// `mbh_crc32c_append(0, ...)` is `mbh_crc32c(...)`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+mbh_result mbh_crc32c_append(uint32_t crc, const uint8_t *data, size_t len, uint32_t *crc_out);
+
+// The CRC32C of `A` followed by `B`, written to `*crc_out`, from `crc_a` =
+// CRC32C(A), `crc_b` = CRC32C(B) and the length of `B` alone: O(log
+// `len_b`), without the data, well under a microsecond at any length.
+//
+// # Safety
+// `crc_out` is NULL or writable.
+mbh_result mbh_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b, uint32_t *crc_out);
+
 // Initialises a context in caller memory for algorithm `alg`, with no
 // stream open, carrying `user_data` (any value, NULL included).
 //

@@ -33,6 +33,7 @@
 
 mod alg;
 mod boundary;
+mod crc32c;
 mod ctx;
 mod engine;
 mod manager;
@@ -40,6 +41,7 @@ mod many;
 
 pub use alg::*;
 pub use boundary::{mbh_result, mbh_result_str};
+pub use crc32c::*;
 pub use ctx::*;
 pub use engine::*;
 pub use manager::*;

@@ -293,6 +293,20 @@ fn errors_runs(exe: &Path, valgrind: bool) {
 }
 
 #[test]
+fn crc32c_asan() {
+    let exe = build(&c_test("crc32c"), "crc32c", Link::Static);
+    run(&exe, &[], &[], false);
+}
+
+#[test]
+fn crc32c_valgrind() {
+    if valgrind_or_skip("crc32c_valgrind") {
+        let exe = build(&c_test("crc32c"), "crc32c", Link::Shared);
+        run(&exe, &[], &[], true);
+    }
+}
+
+#[test]
 fn nist_asan() {
     let exe = build(&c_test("nist"), "nist", Link::Static);
     run(&exe, &[&vectors()], &[], false);
