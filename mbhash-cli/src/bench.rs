@@ -16,10 +16,13 @@ use mbhash_core::engine::{
 #[derive(Debug)]
 pub struct Options {
     quick: bool,
+    pipeline: bool,
     json: bool,
     algos: Vec<String>,
     engine: Option<String>,
     sizes: Vec<usize>,
+    /// True when `--sizes` was given (CRC32C has its own default sizes).
+    sizes_given: bool,
     streams: Vec<usize>,
     rounds: usize,
     plot: Option<crate::plot::Recorder>,
@@ -28,14 +31,17 @@ pub struct Options {
 pub fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options {
         quick: false,
+        pipeline: false,
         json: false,
         algos: vec!["sha256".into()],
         engine: None,
         sizes: vec![64, 4 << 10, 128 << 10],
+        sizes_given: false,
         streams: vec![1, 2, 4, 8, 16, 64],
         rounds: 0,
         plot: None,
     };
+    let mut streams_given = false;
     let mut it = args.iter();
     while let Some(arg) = it.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -50,12 +56,19 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         };
         match flag {
             "--quick" => o.quick = true,
+            "--pipeline" => o.pipeline = true,
             "--json" => o.json = true,
             "--algo" => o.algos = value()?.split(',').map(|s| s.trim().to_string()).collect(),
             "--engine" => o.engine = Some(value()?),
             "--plot" => o.plot = Some(crate::plot::Recorder::new(value()?)),
-            "--sizes" => o.sizes = list(&value()?, parse_size)?,
-            "--streams" => o.streams = list(&value()?, |s| s.parse().ok())?,
+            "--sizes" => {
+                o.sizes = list(&value()?, parse_size)?;
+                o.sizes_given = true;
+            }
+            "--streams" => {
+                o.streams = list(&value()?, |s| s.parse().ok())?;
+                streams_given = true;
+            }
             "--rounds" => {
                 o.rounds = value()?
                     .parse()
@@ -64,11 +77,22 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             other => return Err(format!("bench: unknown option '{other}'")),
         }
     }
+    if o.pipeline && !streams_given {
+        o.streams = vec![1, 2, 4, 8];
+    }
     if o.rounds == 0 {
-        o.rounds = if o.quick { 5 } else { 9 };
+        o.rounds = match (o.pipeline, o.quick) {
+            (true, true) => 3,
+            (true, false) => 5,
+            (false, true) => 5,
+            (false, false) => 9,
+        };
     }
     if o.streams.contains(&0) {
         return Err("--streams: counts must be at least 1".into());
+    }
+    if o.pipeline && o.plot.is_some() {
+        return Err("--plot draws the throughput grid, not --pipeline".into());
     }
     Ok(o)
 }
@@ -134,6 +158,16 @@ impl Row {
 }
 
 pub fn run(o: &Options) -> Result<(), String> {
+    if o.pipeline {
+        return crate::pipeline::run(&crate::pipeline::Config {
+            quick: o.quick,
+            json: o.json,
+            algos: &o.algos,
+            engine: o.engine.as_deref(),
+            writers: &o.streams,
+            rounds: o.rounds,
+        });
+    }
     let started = Instant::now();
     // Per timed sample: long enough to swamp timer noise, short enough that
     // interleaved rounds see the same machine.
@@ -174,6 +208,7 @@ pub fn run(o: &Options) -> Result<(), String> {
                 let engine = sha512_engine(o)?;
                 bench_sha::<alg::Sha512_224, sha2::Sha512_224>(o, engine, sample)
             }
+            "crc32c" => bench_crc32c(o, sample)?,
             other => {
                 return Err(format!(
                     "bench: unknown algorithm '{other}' (known: {})",
@@ -192,13 +227,14 @@ pub fn run(o: &Options) -> Result<(), String> {
 }
 
 /// Algorithms `--algo` accepts.
-const ALGOS: [&str; 6] = [
+const ALGOS: [&str; 7] = [
     "sha256",
     "sha224",
     "sha512",
     "sha384",
     "sha512-256",
     "sha512-224",
+    "crc32c",
 ];
 
 fn engine_for<K: Kernels>(o: &Options) -> Result<Engine<K>, String> {
@@ -214,6 +250,110 @@ fn sha256_engine(o: &Options) -> Result<Sha256Engine, String> {
 
 fn sha512_engine(o: &Options) -> Result<Sha512Engine, String> {
     engine_for::<Sha512Kernels>(o)
+}
+
+/// Prints a row as JSON or as a table line.
+fn print_row(o: &Options, r: &Row) {
+    if let Some(plot) = &o.plot {
+        let series = match r.imp.as_str() {
+            "mbhash" => format!("mbhash/{}", r.engine),
+            imp => imp.to_string(),
+        };
+        plot.record(r.algo, &series, r.size, r.streams, r.gbps);
+    }
+    if o.json {
+        println!("{}", r.json());
+        return;
+    }
+    let imp = if r.imp == "mbhash" {
+        format!("mbhash/{}", r.engine)
+    } else {
+        r.imp.clone()
+    };
+    let ratio = match r.vs_sha2 {
+        Some(v) => format!("{v:>7.2}x"),
+        None => format!("{:>7.2}x vs {}", r.vs_peer, r.peer),
+    };
+    println!(
+        "{:<8} {:>9} {:>7}  {:<16} {:>8.3} {ratio}",
+        r.algo,
+        human(r.size),
+        r.streams,
+        imp,
+        r.gbps,
+    );
+}
+
+/// CRC32C: mbhash's configured engine against the `crc-fast` crate (the
+/// peer of `vs_peer`) and the `crc32c` crate, one buffer at a time.
+fn bench_crc32c(o: &Options, sample: Duration) -> Result<(), String> {
+    use mbhash_core::crc32c;
+    let engine = match &o.engine {
+        Some(name) => crc32c::select_engine(name).map_err(|e| e.to_string())?,
+        None => crc32c::configured_engine().map_err(|e| e.to_string())?,
+    };
+    let sizes: Vec<usize> = if o.sizes_given {
+        o.sizes.clone()
+    } else {
+        vec![64, 512, 4 << 10, 64 << 10, 1 << 20]
+    };
+    for size in sizes {
+        let data = &messages(size, 1)[0];
+        let kernel = crc32c::Crc32cKernel::new(engine).map_err(|e| e.to_string())?;
+        let expected = kernel.append(0, data);
+        let fast = crc_fast::checksum(crc_fast::CrcAlgorithm::Crc32Iscsi, data) as u32;
+        assert_eq!(expected, fast, "crc-fast disagrees at {size} bytes");
+        assert_eq!(
+            expected,
+            ::crc32c::crc32c(data),
+            "crc32c disagrees at {size} bytes"
+        );
+        let mut ours = || {
+            black_box(kernel.append(0, black_box(data)));
+        };
+        let mut peer = || {
+            black_box(crc_fast::checksum(
+                crc_fast::CrcAlgorithm::Crc32Iscsi,
+                black_box(data),
+            ));
+        };
+        let mut other = || {
+            black_box(::crc32c::crc32c(black_box(data)));
+        };
+        let reps = [
+            reps_for(sample, &mut ours),
+            reps_for(sample, &mut peer),
+            reps_for(sample, &mut other),
+        ];
+        let mut t = [Vec::new(), Vec::new(), Vec::new()];
+        for _ in 0..o.rounds {
+            t[0].push(time(reps[0], &mut ours));
+            t[1].push(time(reps[1], &mut peer));
+            t[2].push(time(reps[2], &mut other));
+        }
+        let [g_ours, g_peer, g_other] = t.map(|v| size as f64 / median(v) / 1e9);
+        for (imp, engine_name, g) in [
+            ("mbhash", engine.name(), g_ours),
+            ("crc-fast", "crc-fast", g_peer),
+            ("crc32c", "crc32c", g_other),
+        ] {
+            print_row(
+                o,
+                &Row {
+                    algo: "crc32c",
+                    imp: imp.into(),
+                    engine: engine_name.into(),
+                    peer: "crc-fast",
+                    size,
+                    streams: 1,
+                    gbps: g,
+                    vs_sha2: None,
+                    vs_peer: g / g_peer,
+                },
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Median of the samples, in seconds.
@@ -310,31 +450,7 @@ where
                 },
             ];
             for r in rows {
-                if let Some(plot) = &o.plot {
-                    let series = match r.imp.as_str() {
-                        "mbhash" => format!("mbhash/{}", r.engine),
-                        imp => imp.to_string(),
-                    };
-                    plot.record(r.algo, &series, r.size, r.streams, r.gbps);
-                }
-                if o.json {
-                    println!("{}", r.json());
-                } else {
-                    let imp = if r.imp == "mbhash" {
-                        format!("mbhash/{}", r.engine)
-                    } else {
-                        r.imp.clone()
-                    };
-                    println!(
-                        "{:<8} {:>9} {:>7}  {:<16} {:>8.3} {:>7.2}x",
-                        r.algo,
-                        human(r.size),
-                        r.streams,
-                        imp,
-                        r.gbps,
-                        r.vs_sha2.unwrap_or(f64::NAN)
-                    );
-                }
+                print_row(o, &r);
             }
         }
     }
@@ -364,6 +480,10 @@ mod tests {
         assert_eq!(o.sizes, vec![64, 1024]);
         assert_eq!(o.streams, vec![1, 64]);
         assert!(parse(&["--bogus".to_string()]).is_err());
+        let p = parse(&["--pipeline".to_string(), "--quick".to_string()]).unwrap();
+        assert!(p.pipeline);
+        assert_eq!(p.streams, vec![1, 2, 4, 8], "writers");
+        assert_eq!(p.rounds, 3);
         assert!(parse(&["--streams".to_string(), "0".to_string()]).is_err());
     }
 }

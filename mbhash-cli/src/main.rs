@@ -1,12 +1,14 @@
 //! The `mbhash` command-line tool.
 //!
 //! * `mbhash bench [--quick] [--json] [--algo A] [--engine E] [--sizes S] [--streams N]`
+//! * `mbhash bench --pipeline [--quick] [--json] [--algo A] [--engine E] [--streams W]`
 //! * `mbhash engines`
 //! * `mbhash sum [-a ALG] [-c] [--tag] [-z] [-r] [-j N] [FILE|DIR|-]...`
 
 mod bench;
 mod check;
 mod names;
+mod pipeline;
 mod plot;
 mod progress;
 mod streams;
@@ -33,6 +35,10 @@ bench options:
   --streams LIST     messages in flight, e.g. 1,2,4,8,16,64
   --rounds N         timed rounds per point (median is reported)
   --plot FILE.svg    also draw GB/s per message size and stream count
+  --pipeline         a storage write pipeline instead: W writers (--streams,
+                     default 1,2,4,8) checksum 128 KiB records, each with
+                     sha2 itself vs through the hash service; records/s,
+                     GB/s and CPU time per GB
 
 environment:
   MBHASH_SHA256_ENGINE   auto|scalar|shani|shani-x2|avx2|avx512

@@ -1,9 +1,10 @@
 //! `mbhash bench --plot FILE.svg`: the bench's rows as an SVG chart.
 //!
-//! One panel per algorithm and message size (rows: algorithms, columns:
-//! sizes); in each, GB/s against the number of streams (powers of two evenly
-//! spaced), one line per implementation (mbhash on its engine, and the
-//! peer).
+//! One row of panels per algorithm, one panel per message size; in each,
+//! GB/s against the number of streams (powers of two evenly spaced), one
+//! line per implementation (mbhash on its engine, and the peers). An
+//! algorithm measured at a single stream count (CRC32C) gets one panel of
+//! GB/s against message size instead.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -80,80 +81,147 @@ fn distinct<T: PartialEq + Clone>(it: impl Iterator<Item = T>) -> Vec<T> {
     out
 }
 
+/// What a panel plots.
+#[derive(Clone, Copy)]
+enum Panel {
+    /// One message size; x is the number of streams.
+    Streams(usize),
+    /// Every message size (an algorithm measured at one stream count, such
+    /// as CRC32C); x is the size.
+    Sizes,
+}
+
+type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
 /// Draws `points` into an SVG file at `path`.
-pub fn draw(path: &std::path::Path, points: &[Point]) -> Result<(), Box<dyn std::error::Error>> {
+pub fn draw(path: &std::path::Path, points: &[Point]) -> DrawResult {
     if points.is_empty() {
         return Err("no rows to plot".into());
     }
     let algos = distinct(points.iter().map(|p| p.algo.clone()));
-    let mut sizes = distinct(points.iter().map(|p| p.size));
-    sizes.sort_unstable();
-    let series = distinct(points.iter().map(|p| p.series.clone()));
+    let rows: Vec<(&String, Vec<Panel>)> = algos
+        .iter()
+        .map(|algo| {
+            let here = || points.iter().filter(move |p| &p.algo == algo);
+            let mut sizes = distinct(here().map(|p| p.size));
+            sizes.sort_unstable();
+            let panels = if distinct(here().map(|p| p.streams)).len() == 1 {
+                vec![Panel::Sizes]
+            } else {
+                sizes.into_iter().map(Panel::Streams).collect()
+            };
+            (algo, panels)
+        })
+        .collect();
+    let cols = rows.iter().map(|r| r.1.len()).max().unwrap_or(1);
     let (pw, ph) = (420u32, 300u32);
-    let root = SVGBackend::new(
-        path,
-        (pw * sizes.len() as u32, ph * algos.len() as u32 + 30),
-    )
-    .into_drawing_area();
+    let root =
+        SVGBackend::new(path, (pw * cols as u32, ph * rows.len() as u32 + 30)).into_drawing_area();
     root.fill(&WHITE)?;
     let (title, body) = root.split_vertically(30);
     title.titled(
         "mbhash bench: GB/s by message size and streams in flight",
         ("sans-serif", 18),
     )?;
-    let panels = body.split_evenly((algos.len(), sizes.len()));
-    for (r, algo) in algos.iter().enumerate() {
-        for (c, &size) in sizes.iter().enumerate() {
-            let panel = &panels[r * sizes.len() + c];
+    let cells = body.split_evenly((rows.len(), cols));
+    for (r, (algo, panels)) in rows.iter().enumerate() {
+        for (c, &panel) in panels.iter().enumerate() {
             let here: Vec<&Point> = points
                 .iter()
-                .filter(|p| &p.algo == algo && p.size == size)
+                .filter(|p| &p.algo == *algo)
+                .filter(|p| match panel {
+                    Panel::Streams(size) => p.size == size,
+                    Panel::Sizes => true,
+                })
                 .collect();
-            // x is log2(streams): evenly spaced powers of two.
-            let max_x = (here.iter().map(|p| p.streams).max().unwrap_or(1).max(2) as f64)
-                .log2()
-                .ceil();
-            let max_gbps = here.iter().map(|p| p.gbps).fold(0.0, f64::max).max(0.1) * 1.1;
-            let mut chart = ChartBuilder::on(panel)
-                .caption(format!("{algo}, {}", size_label(size)), ("sans-serif", 15))
-                .margin(10)
-                .x_label_area_size(35)
-                .y_label_area_size(45)
-                .build_cartesian_2d(0f64..max_x, 0f64..max_gbps)?;
-            chart
-                .configure_mesh()
-                .x_desc("streams")
-                .y_desc("GB/s")
-                .x_labels(max_x as usize + 1)
-                .x_label_formatter(&|x| format!("{}", x.exp2().round()))
-                .light_line_style(WHITE)
-                .draw()?;
-            for (k, name) in series.iter().enumerate() {
-                let mut line: Vec<(f64, f64)> = here
-                    .iter()
-                    .filter(|p| &p.series == name)
-                    .map(|p| ((p.streams as f64).log2(), p.gbps))
-                    .collect();
-                if line.is_empty() {
-                    continue;
-                }
-                line.sort_by(|a, b| a.0.total_cmp(&b.0));
-                let color = Palette99::pick(k).to_rgba();
-                chart
-                    .draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))?
-                    .label(name.as_str())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
-                chart.draw_series(line.into_iter().map(|p| Circle::new(p, 3, color.filled())))?;
-            }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .draw()?;
+            draw_panel(&cells[r * cols + c], algo, panel, &here)?;
         }
     }
     root.present()?;
+    Ok(())
+}
+
+fn draw_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    algo: &str,
+    panel: Panel,
+    here: &[&Point],
+) -> Result<(), Box<dyn std::error::Error>>
+where
+    DB::ErrorType: 'static,
+{
+    // x is log2 of the streams or the size: powers of two evenly spaced.
+    let x_of = |p: &Point| match panel {
+        Panel::Streams(_) => (p.streams as f64).log2(),
+        Panel::Sizes => (p.size as f64).log2(),
+    };
+    let min_x = here
+        .iter()
+        .map(|p| x_of(p))
+        .fold(f64::INFINITY, f64::min)
+        .floor();
+    let max_x = here
+        .iter()
+        .map(|p| x_of(p))
+        .fold(f64::NEG_INFINITY, f64::max)
+        .ceil()
+        .max(min_x + 1.0);
+    let max_gbps = here.iter().map(|p| p.gbps).fold(0.0, f64::max).max(0.1) * 1.1;
+    let (caption, x_desc) = match panel {
+        Panel::Streams(size) => (format!("{algo}, {}", size_label(size)), "streams"),
+        Panel::Sizes => (
+            format!("{algo}, {} stream(s)", here[0].streams),
+            "message size",
+        ),
+    };
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 15))
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(45)
+        .build_cartesian_2d(min_x..max_x, 0f64..max_gbps)?;
+    // At most about seven labels: every `step`-th power of two.
+    let ticks = (max_x - min_x) as usize + 1;
+    let step = ticks.div_ceil(7).max(1);
+    let label = |x: &f64| {
+        if (x - min_x).round() as usize % step != 0 {
+            return String::new();
+        }
+        let v = x.exp2().round() as usize;
+        match panel {
+            Panel::Streams(_) => v.to_string(),
+            Panel::Sizes => size_label(v),
+        }
+    };
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc("GB/s")
+        .x_labels(ticks)
+        .x_label_formatter(&label)
+        .light_line_style(WHITE)
+        .draw()?;
+    let series = distinct(here.iter().map(|p| p.series.clone()));
+    for (k, name) in series.iter().enumerate() {
+        let mut line: Vec<(f64, f64)> = here
+            .iter()
+            .filter(|p| &p.series == name)
+            .map(|p| (x_of(p), p.gbps))
+            .collect();
+        line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let color = Palette99::pick(k).to_rgba();
+        chart
+            .draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))?
+            .label(name.as_str())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color));
+        chart.draw_series(line.into_iter().map(|p| Circle::new(p, 3, color.filled())))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()?;
     Ok(())
 }
 
@@ -183,6 +251,7 @@ mod tests {
         let svg = std::fs::read_to_string(&path).unwrap();
         assert!(svg.starts_with("<svg"));
         assert!(svg.contains("mbhash/auto") && svg.contains("4 KiB"));
+        assert!(svg.contains("crc32c, 1 stream(s)") && svg.contains("message size"));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -3,7 +3,8 @@
 //! [`Sha256`], [`Sha224`], [`Sha512`], [`Sha384`], [`Sha512_256`] and
 //! [`Sha512_224`] drop into code written for the `sha2` crate:
 //! they implement `Digest` (through `Update`, `FixedOutput`, `Default` and
-//! `HashMarker`), `Reset` and `FixedOutputReset`, and `std::io::Write`.
+//! `HashMarker`), `Reset` and `FixedOutputReset`, and (with `std`)
+//! `std::io::Write`.
 //!
 //! ```
 //! use mbhash_core::Sha256;
@@ -144,6 +145,7 @@ impl<A: Algorithm> fmt::Debug for Hasher<A> {
     }
 }
 
+#[cfg(feature = "std")]
 impl<A: Algorithm> std::io::Write for Hasher<A> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         Hasher::update(self, buf);

@@ -5,8 +5,16 @@
 //! * [`hash_many`]: many messages at once.
 //! * [`Sha256`], [`Sha224`], [`Sha512`], [`Sha384`], [`Sha512_256`],
 //!   [`Sha512_224`]: one-stream hashers with the `digest` traits.
+//! * [`HashService`] ([`service`]): worker threads hashing owned buffers
+//!   submitted from any thread, with handles, callbacks or channels.
 //! * [`engine`]: run-time choice of kernels (`auto` measures this CPU), with
 //!   overrides by name (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`).
+//!
+//! Without the default `std` feature the crate is `no_std` and allocates
+//! nothing: the manager, contexts, padding, engines (`auto` then uses
+//! default costs instead of measuring) and hashers all work; `hash_many`
+//! (which returns a `Vec`), the environment variables, `io::Write` and the
+//! [`HashService`] (threads) need `std`.
 //!
 //! ```
 //! use mbhash_core::{alg, hash_many, Sha256};
@@ -15,11 +23,17 @@
 //! assert_eq!(many[0], <[u8; 32]>::from(Sha256::digest(b"abc")));
 //! ```
 
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
+
 pub mod alg;
+#[cfg(feature = "std")]
+pub mod crc32c;
 pub mod engine;
 mod hasher;
-mod manager;
+pub mod manager;
 mod many;
+#[cfg(feature = "std")]
+pub mod service;
 
 pub use hasher::{Hasher, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 pub use manager::{
@@ -27,4 +41,8 @@ pub use manager::{
     Sha256Manager, Sha384Context, Sha384Manager, Sha512_224Context, Sha512_224Manager,
     Sha512_256Context, Sha512_256Manager, Sha512Context, Sha512Manager, Status, SubmitError,
 };
-pub use many::{hash_many, hash_many_into, hash_many_with};
+#[cfg(feature = "std")]
+pub use many::hash_many;
+pub use many::{hash_many_into, hash_many_with};
+#[cfg(feature = "std")]
+pub use service::{Algo, HashService};

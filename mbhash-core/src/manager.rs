@@ -170,7 +170,7 @@ impl fmt::Display for ErrorKind {
     }
 }
 
-impl std::error::Error for ErrorKind {}
+impl core::error::Error for ErrorKind {}
 
 /// A refused submit: the reason and the context, handed back.
 pub struct SubmitError<'a, A: Algorithm> {
@@ -205,7 +205,7 @@ impl<A: Algorithm> fmt::Display for SubmitError<'_, A> {
     }
 }
 
-impl<A: Algorithm> std::error::Error for SubmitError<'_, A> {}
+impl<A: Algorithm> core::error::Error for SubmitError<'_, A> {}
 
 /// One message stream: state, partial block, length, status and an id.
 pub struct Context<A: Algorithm> {

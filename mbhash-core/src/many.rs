@@ -16,8 +16,9 @@ use crate::manager::{Context, Flags, JobManager};
 ///
 /// # Panics
 /// If the engine environment variable is invalid (see [`JobManager::new`]).
-pub fn hash_many<A: Algorithm>(messages: &[&[u8]]) -> Vec<A::Output> {
-    let mut out = vec![A::ZERO_OUTPUT; messages.len()];
+#[cfg(feature = "std")]
+pub fn hash_many<A: Algorithm>(messages: &[&[u8]]) -> std::vec::Vec<A::Output> {
+    let mut out = std::vec![A::ZERO_OUTPUT; messages.len()];
     hash_many_into::<A>(messages, &mut out);
     out
 }

@@ -1,9 +1,10 @@
 //! Run-time CPU feature detection, with a switch to hide features.
 //!
-//! Detection goes through `std::is_x86_feature_detected!`, which also checks
-//! that the OS saves the wider register state (XGETBV). Without the `std`
-//! feature nothing is detected and every SIMD token constructor returns
-//! `None`.
+//! With the `std` feature, detection goes through
+//! `std::is_x86_feature_detected!`, which also checks that the OS saves the
+//! wider register state (XGETBV). Without it (kernel-style builds), through
+//! the `cpufeatures` crate: CPUID and XGETBV, cached in atomics, no
+//! thread-local storage and no allocation.
 //!
 //! The environment variable `MBHASH_DISABLE` (a comma-separated list of
 //! [`Feature`] names, e.g. `avx512,shani`) hides features from every token
@@ -13,7 +14,8 @@
 /// A group of CPU features that one family of kernels needs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Feature {
-    /// AVX2 (256-bit integer vectors).
+    /// AVX2 (256-bit integer vectors) with BMI1 and BMI2 (every AVX2 CPU
+    /// has them).
     Avx2,
     /// AVX-512 F + BW + VL (512-bit vectors, byte shuffles, ternary logic).
     Avx512,
@@ -75,43 +77,93 @@ pub fn available(feature: Feature) -> bool {
     detected(feature) && !disabled(feature)
 }
 
-#[cfg(all(feature = "std", target_arch = "x86_64"))]
+/// Feature bits from a detector answering for `std::arch` feature names.
+#[cfg(target_arch = "x86_64")]
+fn bits_from(has: impl Fn(&str) -> bool) -> u32 {
+    let avx512 = has("avx512f") && has("avx512bw") && has("avx512vl");
+    let mut bits = 1 << 31; // "computed"
+    for (f, on) in [
+        (Feature::Avx2, has("avx2") && has("bmi1") && has("bmi2")),
+        (Feature::Avx512, avx512),
+        (Feature::ShaNi, has("sha") && has("ssse3") && has("sse4.1")),
+        (Feature::Sse42, has("sse4.2")),
+        (Feature::Pclmul, has("pclmulqdq")),
+        (Feature::Vpclmul, avx512 && has("vpclmulqdq")),
+    ] {
+        if on {
+            bits |= f.bit();
+        }
+    }
+    bits
+}
+
+#[cfg(target_arch = "x86_64")]
 fn detect_bits() -> u32 {
-    use std::sync::atomic::{AtomicU32, Ordering};
+    use core::sync::atomic::{AtomicU32, Ordering};
     // Bit 31 marks "already computed".
     static CACHE: AtomicU32 = AtomicU32::new(0);
     let cached = CACHE.load(Ordering::Relaxed);
     if cached != 0 {
         return cached;
     }
-    let avx512 = std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512bw")
-        && std::is_x86_feature_detected!("avx512vl");
-    let mut bits = 1 << 31;
-    let mut set = |f: Feature, on: bool| {
-        if on {
-            bits |= f.bit();
-        }
-    };
-    set(Feature::Avx2, std::is_x86_feature_detected!("avx2"));
-    set(Feature::Avx512, avx512);
-    set(
-        Feature::ShaNi,
-        std::is_x86_feature_detected!("sha")
-            && std::is_x86_feature_detected!("ssse3")
-            && std::is_x86_feature_detected!("sse4.1"),
-    );
-    set(Feature::Sse42, std::is_x86_feature_detected!("sse4.2"));
-    set(Feature::Pclmul, std::is_x86_feature_detected!("pclmulqdq"));
-    set(
-        Feature::Vpclmul,
-        avx512 && std::is_x86_feature_detected!("vpclmulqdq"),
-    );
+    let bits = bits_from(detect_one);
     CACHE.store(bits, Ordering::Relaxed);
     bits
 }
 
-#[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+fn detect_one(name: &str) -> bool {
+    match name {
+        "avx2" => std::is_x86_feature_detected!("avx2"),
+        "bmi1" => std::is_x86_feature_detected!("bmi1"),
+        "bmi2" => std::is_x86_feature_detected!("bmi2"),
+        "avx512f" => std::is_x86_feature_detected!("avx512f"),
+        "avx512bw" => std::is_x86_feature_detected!("avx512bw"),
+        "avx512vl" => std::is_x86_feature_detected!("avx512vl"),
+        "sha" => std::is_x86_feature_detected!("sha"),
+        "ssse3" => std::is_x86_feature_detected!("ssse3"),
+        "sse4.1" => std::is_x86_feature_detected!("sse4.1"),
+        "sse4.2" => std::is_x86_feature_detected!("sse4.2"),
+        "pclmulqdq" => std::is_x86_feature_detected!("pclmulqdq"),
+        "vpclmulqdq" => std::is_x86_feature_detected!("vpclmulqdq"),
+        _ => false,
+    }
+}
+
+#[cfg(all(not(feature = "std"), target_arch = "x86_64"))]
+fn detect_one(name: &str) -> bool {
+    // One cached detector per feature; each checks CPUID and, for AVX2 and
+    // AVX-512 state, XGETBV.
+    cpufeatures::new!(has_avx2, "avx2");
+    cpufeatures::new!(has_bmi1, "bmi1");
+    cpufeatures::new!(has_bmi2, "bmi2");
+    cpufeatures::new!(has_avx512f, "avx512f");
+    cpufeatures::new!(has_avx512bw, "avx512bw");
+    cpufeatures::new!(has_avx512vl, "avx512vl");
+    cpufeatures::new!(has_sha, "sha");
+    cpufeatures::new!(has_ssse3, "ssse3");
+    cpufeatures::new!(has_sse41, "sse4.1");
+    cpufeatures::new!(has_sse42, "sse4.2");
+    cpufeatures::new!(has_pclmulqdq, "pclmulqdq");
+    cpufeatures::new!(has_vpclmulqdq, "vpclmulqdq");
+    match name {
+        "avx2" => has_avx2::get(),
+        "bmi1" => has_bmi1::get(),
+        "bmi2" => has_bmi2::get(),
+        "avx512f" => has_avx512f::get(),
+        "avx512bw" => has_avx512bw::get(),
+        "avx512vl" => has_avx512vl::get(),
+        "sha" => has_sha::get(),
+        "ssse3" => has_ssse3::get(),
+        "sse4.1" => has_sse41::get(),
+        "sse4.2" => has_sse42::get(),
+        "pclmulqdq" => has_pclmulqdq::get(),
+        "vpclmulqdq" => has_vpclmulqdq::get(),
+        _ => false,
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
 fn detect_bits() -> u32 {
     0
 }

@@ -27,7 +27,7 @@
 //!     assert!(lanes.iter().all(|l| *l == state));
 //! }
 //! ```
-#![cfg_attr(not(feature = "std"), no_std)]
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 
 pub mod cpu;
 

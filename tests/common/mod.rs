@@ -18,10 +18,11 @@ pub fn engines<K: Kernels>() -> Vec<Engine<K>> {
     Engine::<K>::names()
         .filter_map(|name| {
             let feature = match name {
-                "shani" | "shani-x2" => Some(Feature::ShaNi),
-                "avx2" | "avx2-x1" => Some(Feature::Avx2),
-                "avx512" => Some(Feature::Avx512),
-                _ => None,
+                "auto" | "scalar" => None,
+                n if n.starts_with("shani") => Some(Feature::ShaNi),
+                n if n.starts_with("avx512") => Some(Feature::Avx512),
+                n if n.starts_with("avx2") => Some(Feature::Avx2),
+                other => panic!("no CPU feature known for engine {other}"),
             };
             let engine = Engine::<K>::from_name(name).ok();
             match feature {

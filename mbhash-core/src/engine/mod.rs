@@ -33,8 +33,8 @@ pub use sha256::Sha256Kernels;
 pub use sha512::Sha512Kernels;
 
 use core::fmt;
+#[cfg(feature = "std")]
 use std::sync::OnceLock;
-use std::time::Instant;
 
 use crate::alg::{Family, MAX_LANES};
 
@@ -90,6 +90,10 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     const MID_WIDTH: u32;
     /// Lanes of the wide kernel (0 if none).
     const WIDE_WIDTH: u32;
+    /// Costs per block per call (ns, indexed like [`Step::ALL`]) that `auto`
+    /// uses without `std`, where it cannot measure: figures measured on an
+    /// AVX-512 + SHA-NI CPU (AMD Zen 5).
+    const DEFAULT_COST: [f32; 6];
 
     /// Detects the kernels (each a proof token, `None` when unavailable).
     fn detect() -> Self;
@@ -124,8 +128,10 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
         blocks: &[&[<Self::Family as Family>::Block]],
     );
     /// The process-wide `auto` engine cell.
+    #[cfg(feature = "std")]
     fn auto_cell() -> &'static OnceLock<Engine<Self>>;
     /// The process-wide configured engine cell.
+    #[cfg(feature = "std")]
     fn configured_cell() -> &'static OnceLock<Result<Engine<Self>, EngineError>>;
 }
 
@@ -180,25 +186,45 @@ impl<K: Kernels> Engine<K> {
     }
 
     /// The `auto` engine: every supported kernel, chosen per call by costs
-    /// measured once per process.
+    /// measured once per process (without `std`: by the family's default
+    /// costs, for the kernels this CPU has).
     pub fn auto() -> Self {
-        *K::auto_cell().get_or_init(|| {
-            let kernels = K::detect();
-            let lanes = Step::ALL
-                .into_iter()
-                .filter(|s| kernels.has(*s))
-                .map(Self::width)
-                .max()
-                .unwrap_or(1);
-            let mut engine = Engine {
-                name: "auto",
-                lanes: lanes as u8,
-                plan: Plan::only(&[], K::MID_WIDTH, K::WIDE_WIDTH),
-                kernels,
-            };
-            engine.plan = engine.calibrate();
-            engine
-        })
+        #[cfg(feature = "std")]
+        {
+            *K::auto_cell().get_or_init(|| {
+                let mut engine = Self::auto_uncalibrated();
+                engine.plan = engine.calibrate();
+                engine
+            })
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Self::auto_uncalibrated()
+        }
+    }
+
+    /// `auto` with the default costs of the detected kernels.
+    fn auto_uncalibrated() -> Self {
+        let kernels = K::detect();
+        let lanes = Step::ALL
+            .into_iter()
+            .filter(|s| kernels.has(*s))
+            .map(Self::width)
+            .max()
+            .unwrap_or(1);
+        let cost = core::array::from_fn(|i| {
+            if kernels.has(Step::ALL[i]) {
+                K::DEFAULT_COST[i]
+            } else {
+                f32::INFINITY
+            }
+        });
+        Engine {
+            name: "auto",
+            lanes: lanes as u8,
+            plan: Plan::new(cost, K::MID_WIDTH, K::WIDE_WIDTH),
+            kernels,
+        }
     }
 
     /// The engine's name.
@@ -233,19 +259,34 @@ impl<K: Kernels> Engine<K> {
     }
 
     fn error(name: &str, kind: EngineErrorKind) -> EngineError {
+        let mut supported = 0;
+        for (i, (n, _)) in K::KINDS.iter().enumerate() {
+            if Self::is_supported(n) {
+                supported |= 1 << i;
+            }
+        }
+        let mut stored = [0u8; EngineError::NAME_MAX];
+        let mut len = name.len().min(EngineError::NAME_MAX);
+        while !name.is_char_boundary(len) {
+            len -= 1;
+        }
+        stored[..len].copy_from_slice(&name.as_bytes()[..len]);
         EngineError {
             family: K::FAMILY,
-            name: name.to_string(),
+            name: stored,
+            name_len: len as u8,
             kind,
-            valid: Self::names().collect(),
-            supported: Self::names().filter(|n| Self::is_supported(n)).collect(),
+            kinds: K::KINDS,
+            supported,
             source: None,
         }
     }
 
     /// Measures each available kernel: nanoseconds per block per call with
     /// all of its lanes busy, the minimum over a few repetitions.
+    #[cfg(feature = "std")]
     fn calibrate(&self) -> Plan {
+        use std::time::Instant;
         const N: usize = 8;
         const REPS: usize = 9;
         let data = [<K::Family as Family>::ZERO_BLOCK; N];
@@ -263,7 +304,7 @@ impl<K: Kernels> Engine<K> {
                 }
             }
         }
-        std::hint::black_box(&states);
+        core::hint::black_box(&states);
         Plan::new(
             best.map(|c| c.max(f32::MIN_POSITIVE)),
             K::MID_WIDTH,
@@ -272,6 +313,7 @@ impl<K: Kernels> Engine<K> {
     }
 
     /// Runs one call of `step` with all of its lanes busy (calibration).
+    #[cfg(feature = "std")]
     fn run_full(
         &self,
         step: Step,
@@ -391,15 +433,22 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
     }
 
     fn configured() -> Result<Self, EngineError> {
-        K::configured_cell()
-            .get_or_init(|| match env_name(K::ENV_VAR) {
-                None => Ok(Self::auto()),
-                Some(name) => Self::from_name(&name).map_err(|mut e| {
-                    e.source = Some(K::ENV_VAR);
-                    e
-                }),
-            })
-            .clone()
+        #[cfg(feature = "std")]
+        {
+            K::configured_cell()
+                .get_or_init(|| match env_name(K::ENV_VAR) {
+                    None => Ok(Self::auto()),
+                    Some(name) => Self::from_name(&name).map_err(|mut e| {
+                        e.source = Some(K::ENV_VAR);
+                        e
+                    }),
+                })
+                .clone()
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Ok(Self::auto())
+        }
     }
 }
 
@@ -425,20 +474,47 @@ pub enum EngineErrorKind {
 }
 
 /// An engine name that cannot be used, with the names that can.
+///
+/// It allocates nothing (a name longer than [`EngineError::NAME_MAX`] bytes
+/// is kept truncated).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineError {
     /// The algorithm family, e.g. `"sha256"`.
     pub family: &'static str,
-    /// The name that was asked for.
-    pub name: String,
+    name: [u8; EngineError::NAME_MAX],
+    name_len: u8,
     /// Unknown or unsupported.
     pub kind: EngineErrorKind,
-    /// Every engine name of the family.
-    pub valid: Vec<&'static str>,
-    /// The names this CPU supports.
-    pub supported: Vec<&'static str>,
+    kinds: &'static [(&'static str, &'static [Step])],
+    supported: u32,
     /// Where the name came from, e.g. `"MBHASH_SHA256_ENGINE"`, if not an API call.
     pub source: Option<&'static str>,
+}
+
+impl EngineError {
+    /// Bytes of the refused name that are kept.
+    pub const NAME_MAX: usize = 32;
+
+    /// The name that was asked for (at most [`EngineError::NAME_MAX`] bytes).
+    pub fn name(&self) -> &str {
+        core::str::from_utf8(&self.name[..self.name_len as usize]).unwrap_or("")
+    }
+
+    /// Every engine name of the family, `auto` first.
+    pub fn valid(&self) -> impl Iterator<Item = &'static str> + '_ {
+        core::iter::once("auto").chain(self.kinds.iter().map(|(n, _)| *n))
+    }
+
+    /// The names this CPU supports, `auto` first.
+    pub fn supported(&self) -> impl Iterator<Item = &'static str> + '_ {
+        core::iter::once("auto").chain(
+            self.kinds
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| self.supported & (1 << i) != 0)
+                .map(|(_, (n, _))| *n),
+        )
+    }
 }
 
 impl fmt::Display for EngineError {
@@ -447,23 +523,31 @@ impl fmt::Display for EngineError {
             EngineErrorKind::Unknown => "unknown",
             EngineErrorKind::Unsupported => "unsupported on this CPU",
         };
-        write!(f, "{} engine '{}' is {what}", self.family, self.name)?;
+        write!(f, "{} engine '{}' is {what}", self.family, self.name())?;
         if let Some(src) = self.source {
             write!(f, " (from {src})")?;
         }
-        write!(
-            f,
-            "; valid engines: {}; supported here: {}",
-            self.valid.join(", "),
-            self.supported.join(", ")
-        )
+        let list = |f: &mut fmt::Formatter<'_>, names: &mut dyn Iterator<Item = &str>| {
+            for (i, n) in names.enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                f.write_str(n)?;
+            }
+            Ok(())
+        };
+        f.write_str("; valid engines: ")?;
+        list(f, &mut self.valid())?;
+        f.write_str("; supported here: ")?;
+        list(f, &mut self.supported())
     }
 }
 
-impl std::error::Error for EngineError {}
+impl core::error::Error for EngineError {}
 
 /// Reads an engine name from `var`; `None` when unset or empty.
-fn env_name(var: &str) -> Option<String> {
+#[cfg(feature = "std")]
+fn env_name(var: &str) -> Option<std::string::String> {
     std::env::var(var)
         .ok()
         .map(|v| v.trim().to_ascii_lowercase())

@@ -1,10 +1,13 @@
 //! The SHA-256 family's kernels: scalar, SHA-NI x1/x2/x4, AVX2 x8, AVX-512 x16.
 
+#[cfg(feature = "std")]
 use std::sync::OnceLock;
 
 use mbhash_simd::sha256::{Avx2x8, Avx512x16, Block, Compress, ShaNi, State, scalar};
 
-use super::{Engine, EngineError, Kernels, Step};
+#[cfg(feature = "std")]
+use super::{Engine, EngineError};
+use super::{Kernels, Step};
 use crate::alg::Sha256Family;
 
 /// The SHA-256 kernels this CPU runs, as proof tokens.
@@ -29,6 +32,8 @@ impl Kernels for Sha256Kernels {
     ];
     const MID_WIDTH: u32 = 8;
     const WIDE_WIDTH: u32 = 16;
+
+    const DEFAULT_COST: [f32; 6] = [192.0, 34.0, 41.0, 72.0, 264.0, 149.0];
 
     fn detect() -> Self {
         Sha256Kernels {
@@ -93,11 +98,13 @@ impl Kernels for Sha256Kernels {
         }
     }
 
+    #[cfg(feature = "std")]
     fn auto_cell() -> &'static OnceLock<Engine<Self>> {
         static CELL: OnceLock<Engine<Sha256Kernels>> = OnceLock::new();
         &CELL
     }
 
+    #[cfg(feature = "std")]
     fn configured_cell() -> &'static OnceLock<Result<Engine<Self>, EngineError>> {
         static CELL: OnceLock<Result<Engine<Sha256Kernels>, EngineError>> = OnceLock::new();
         &CELL

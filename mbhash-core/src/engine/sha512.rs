@@ -1,10 +1,13 @@
 //! The SHA-512 family's kernels: scalar, AVX2 one-stream, AVX2 x4, AVX-512 x8.
 
+#[cfg(feature = "std")]
 use std::sync::OnceLock;
 
 use mbhash_simd::sha512::{Avx2x1, Avx2x4, Avx512x8, Block, Compress, State, scalar};
 
-use super::{Engine, EngineError, Kernels, Step};
+#[cfg(feature = "std")]
+use super::{Engine, EngineError};
+use super::{Kernels, Step};
 use crate::alg::Sha512Family;
 
 /// The SHA-512 kernels this CPU runs, as proof tokens.
@@ -27,6 +30,8 @@ impl Kernels for Sha512Kernels {
     ];
     const MID_WIDTH: u32 = 4;
     const WIDE_WIDTH: u32 = 8;
+
+    const DEFAULT_COST: [f32; 6] = [258.0, 145.0, f32::INFINITY, f32::INFINITY, 343.0, 224.0];
 
     fn detect() -> Self {
         Sha512Kernels {
@@ -87,11 +92,13 @@ impl Kernels for Sha512Kernels {
         }
     }
 
+    #[cfg(feature = "std")]
     fn auto_cell() -> &'static OnceLock<Engine<Self>> {
         static CELL: OnceLock<Engine<Sha512Kernels>> = OnceLock::new();
         &CELL
     }
 
+    #[cfg(feature = "std")]
     fn configured_cell() -> &'static OnceLock<Result<Engine<Self>, EngineError>> {
         static CELL: OnceLock<Result<Engine<Sha512Kernels>, EngineError>> = OnceLock::new();
         &CELL

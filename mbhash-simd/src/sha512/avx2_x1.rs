@@ -38,12 +38,11 @@ impl Avx2x1 {
 
     /// Detects the CPU features; `None` when they are missing or hidden.
     ///
-    /// Needs [`Feature::Avx2`](crate::cpu::Feature::Avx2) and BMI2 (every CPU
-    /// with AVX2 so far also has BMI2; hiding AVX2 with `MBHASH_DISABLE`
-    /// hides this kernel).
+    /// Needs [`Feature::Avx2`](crate::cpu::Feature::Avx2), which includes
+    /// BMI2 (`rorx`).
     pub fn new() -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
-        if crate::cpu::available(crate::cpu::Feature::Avx2) && x86::bmi2_detected() {
+        if crate::cpu::available(crate::cpu::Feature::Avx2) {
             return Some(Avx2x1 { _private: () });
         }
         None
@@ -69,18 +68,6 @@ mod x86 {
     use super::super::{Block, K, State};
     use super::Avx2x1;
     use core::arch::x86_64::*;
-
-    /// True if the CPU has BMI2 (`rorx`).
-    #[cfg(feature = "std")]
-    pub(super) fn bmi2_detected() -> bool {
-        std::is_x86_feature_detected!("bmi2")
-    }
-
-    /// Without `std` nothing is detected.
-    #[cfg(not(feature = "std"))]
-    pub(super) fn bmi2_detected() -> bool {
-        false
-    }
 
     /// `W[t] + K[t]` for the 80 rounds of the first (`[0]`) and second
     /// (`[1]`) block of a pair.

@@ -1,0 +1,396 @@
+//! `mbhash bench --pipeline`: a storage write pipeline, the analogue of a
+//! fio sequential-write run on a checksumming file system.
+//!
+//! W writer threads each produce 128 KiB records and checksum every one:
+//!
+//! * `per-writer`: each writer hashes its record itself with the `sha2`
+//!   crate (today's per-thread software path), then goes on;
+//! * `service`: each writer hands its record to a shared [`HashService`]
+//!   (one worker per core) and goes on with the next of its
+//!   [`DEPTH`] buffers; a buffer comes back with its digest through the
+//!   writer's completion channel, like an asynchronous write completing.
+//!
+//! Per mode it reports records/s, GB/s, the ratio of the service to
+//! per-writer hashing, and the process's CPU time per GB hashed (user +
+//! system, from `/proc/self/stat`; "n/a" where that file does not exist),
+//! with CPU use as a share of all cores. The two modes run in interleaved
+//! rounds; rates are medians, CPU per GB is over all rounds.
+//!
+//! JSON rows (one object per line) use the bench's field names where they
+//! apply (`algo`, `impl`, `engine`, `size`, `streams` = writers, `gbps`,
+//! `vs_sha2`) plus `mode`, `records_per_s`, `cpu_s_per_gb`, `cpu_util`,
+//! `workers` and `mean_batch` (jobs per worker batch, service mode).
+
+use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use mbhash_core::engine::{LaneEngine, Sha256Engine, Sha512Engine};
+use mbhash_core::service::{Algo, HashService, Outcome};
+
+/// Bytes per record (a ZFS default recordsize).
+const RECORD: usize = 128 << 10;
+/// Records each writer has in flight in service mode (its queue depth).
+pub const DEPTH: usize = 4;
+
+/// What to run.
+pub struct Config<'a> {
+    pub quick: bool,
+    pub json: bool,
+    pub algos: &'a [String],
+    pub engine: Option<&'a str>,
+    pub writers: &'a [usize],
+    pub rounds: usize,
+}
+
+/// One measured mode at one writer count.
+struct Point {
+    records: u64,
+    secs: Vec<f64>,
+    rates: Vec<f64>,
+    cpu: Option<f64>,
+    batches: u64,
+}
+
+impl Point {
+    fn new() -> Point {
+        Point {
+            records: 0,
+            secs: Vec::new(),
+            rates: Vec::new(),
+            cpu: Some(0.0),
+            batches: 0,
+        }
+    }
+
+    fn add(&mut self, records: u64, secs: f64, cpu: Option<f64>) {
+        self.records += records;
+        self.secs.push(secs);
+        self.rates.push(records as f64 / secs);
+        self.cpu = self.cpu.zip(cpu).map(|(a, b)| a + b);
+    }
+
+    fn records_per_s(&self) -> f64 {
+        let mut v = self.rates.clone();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    }
+
+    fn gbps(&self) -> f64 {
+        self.records_per_s() * RECORD as f64 / 1e9
+    }
+
+    fn cpu_s_per_gb(&self) -> Option<f64> {
+        let gb = self.records as f64 * RECORD as f64 / 1e9;
+        self.cpu.map(|c| c / gb)
+    }
+
+    /// CPU time over wall time, as a share of every core.
+    fn cpu_util(&self, cores: usize) -> Option<f64> {
+        let wall: f64 = self.secs.iter().sum();
+        self.cpu.map(|c| c / wall / cores as f64)
+    }
+}
+
+pub fn run(c: &Config) -> Result<(), String> {
+    let started = Instant::now();
+    let sample = if c.quick {
+        Duration::from_millis(150)
+    } else {
+        Duration::from_millis(500)
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let algos = c
+        .algos
+        .iter()
+        .map(|name| {
+            Algo::from_name(name).ok_or_else(|| {
+                format!(
+                    "bench: unknown algorithm '{name}' (known: {})",
+                    Algo::ALL.map(Algo::name).join(", ")
+                )
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    // Refuse an engine name before printing anything.
+    for algo in &algos {
+        match (algo, c.engine) {
+            (Algo::Sha256 | Algo::Sha224, Some(e)) => {
+                Sha256Engine::from_name(e).map_err(|e| e.to_string())?;
+            }
+            (_, Some(e)) => {
+                Sha512Engine::from_name(e).map_err(|e| e.to_string())?;
+            }
+            (_, None) => {}
+        }
+    }
+    if !c.json {
+        println!(
+            "pipeline: W writers x {} KiB records; service: {cores} workers, {DEPTH} records in flight per writer",
+            RECORD >> 10
+        );
+        if cpu_seconds().is_none() {
+            println!("(CPU time unavailable: /proc/self/stat not readable)");
+        }
+        println!(
+            "{:<10} {:>7}  {:<10} {:<8} {:>10} {:>7} {:>8} {:>9} {:>6} {:>6}",
+            "algo",
+            "writers",
+            "mode",
+            "engine",
+            "records/s",
+            "GB/s",
+            "vs sha2",
+            "CPU s/GB",
+            "CPU%",
+            "batch"
+        );
+    }
+    for &algo in &algos {
+        let mut builder = HashService::builder();
+        let engine = match (algo, c.engine) {
+            (Algo::Sha256 | Algo::Sha224, Some(e)) => {
+                let e = Sha256Engine::from_name(e).map_err(|e| e.to_string())?;
+                builder = builder.sha256_engine(e);
+                e.name()
+            }
+            (_, Some(e)) => {
+                let e = Sha512Engine::from_name(e).map_err(|e| e.to_string())?;
+                builder = builder.sha512_engine(e);
+                e.name()
+            }
+            (Algo::Sha256 | Algo::Sha224, None) => Sha256Engine::configured()
+                .map_err(|e| e.to_string())?
+                .name(),
+            (_, None) => Sha512Engine::configured()
+                .map_err(|e| e.to_string())?
+                .name(),
+        };
+        let service = builder.build().map_err(|e| e.to_string())?;
+        // Both modes compute the same checksums: the benchmark measures real
+        // work.
+        let rec = record(7);
+        let ours = service.submit(algo, rec).map_err(|e| e.to_string())?;
+        let done = ours.wait().map_err(|e| e.to_string())?;
+        if done.digest.as_bytes() != sha2_digest(algo, &done.buf).as_slice() {
+            return Err(format!("{algo}: service digest differs from sha2"));
+        }
+
+        for &writers in c.writers {
+            let mut per_writer = Point::new();
+            let mut via_service = Point::new();
+            for _ in 0..c.rounds {
+                let (n, secs, cpu) = timed(|| run_per_writer(algo, writers, sample));
+                per_writer.add(n, secs, cpu);
+                let before = service.stats().batches;
+                let (n, secs, cpu) = timed(|| run_service(&service, algo, writers, sample));
+                via_service.add(n, secs, cpu);
+                via_service.batches += service.stats().batches - before;
+            }
+            let base = per_writer.gbps();
+            for (mode, p) in [("per-writer", &per_writer), ("service", &via_service)] {
+                let is_service = mode == "service";
+                let (imp, eng) = if is_service {
+                    ("mbhash", engine)
+                } else {
+                    ("sha2", "sha2")
+                };
+                let mean_batch =
+                    (is_service && p.batches > 0).then(|| p.records as f64 / p.batches as f64);
+                if c.json {
+                    println!(
+                        "{{\"algo\":\"{algo}\",\"impl\":\"{imp}\",\"engine\":\"{eng}\",\"mode\":\"{mode}\",\"size\":{RECORD},\"streams\":{writers},\"workers\":{},\"records_per_s\":{:.1},\"gbps\":{:.4},\"vs_sha2\":{:.4},\"cpu_s_per_gb\":{},\"cpu_util\":{},\"mean_batch\":{}}}",
+                        if is_service { service.workers() } else { 0 },
+                        p.records_per_s(),
+                        p.gbps(),
+                        p.gbps() / base,
+                        json_num(p.cpu_s_per_gb()),
+                        json_num(p.cpu_util(cores)),
+                        json_num(mean_batch),
+                    );
+                } else {
+                    println!(
+                        "{:<10} {:>7}  {:<10} {:<8} {:>10.0} {:>7.3} {:>7.2}x {:>9} {:>6} {:>6}",
+                        algo.name(),
+                        writers,
+                        mode,
+                        eng,
+                        p.records_per_s(),
+                        p.gbps(),
+                        p.gbps() / base,
+                        text_num(p.cpu_s_per_gb(), 3),
+                        text_num(p.cpu_util(cores).map(|u| u * 100.0), 0),
+                        text_num(mean_batch, 1),
+                    );
+                }
+            }
+        }
+        service.shutdown(mbhash_core::service::Shutdown::Finish);
+    }
+    if !c.json {
+        println!("({:.1} s)", started.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+fn json_num(v: Option<f64>) -> String {
+    v.map_or_else(|| "null".into(), |v| format!("{v:.4}"))
+}
+
+fn text_num(v: Option<f64>, digits: usize) -> String {
+    v.map_or_else(|| "n/a".into(), |v| format!("{v:.digits$}"))
+}
+
+/// Runs `f` (which returns records done); returns them with the wall time
+/// and the process CPU time it took.
+fn timed(f: impl FnOnce() -> u64) -> (u64, f64, Option<f64>) {
+    let cpu0 = cpu_seconds();
+    let t = Instant::now();
+    let n = f();
+    let secs = t.elapsed().as_secs_f64();
+    let cpu = cpu0.zip(cpu_seconds()).map(|(a, b)| b - a);
+    (n, secs, cpu)
+}
+
+/// The process's user + system CPU time, from `/proc/self/stat` (Linux).
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses: state is
+    // field 3, utime 14 and stime 15, in clock ticks (USER_HZ, 100 on Linux).
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = fields.get(11)?.parse().ok()?;
+    let stime: u64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) as f64 / 100.0)
+}
+
+/// A record's initial contents.
+fn record(seed: u64) -> Vec<u8> {
+    (0..RECORD)
+        .map(|i| (i as u64).wrapping_mul(0x9e37_79b9).wrapping_add(seed) as u8)
+        .collect()
+}
+
+/// Writes a record: its number at the start of every 4 KiB block (as a file
+/// system's block headers would differ from record to record).
+fn produce(buf: &mut [u8], n: u64) {
+    for block in buf.chunks_mut(4096) {
+        block[..8].copy_from_slice(&n.to_le_bytes());
+    }
+}
+
+fn sha2_digest(algo: Algo, data: &[u8]) -> Vec<u8> {
+    use sha2::Digest;
+    match algo {
+        Algo::Sha256 => sha2::Sha256::digest(data).to_vec(),
+        Algo::Sha224 => sha2::Sha224::digest(data).to_vec(),
+        Algo::Sha512 => sha2::Sha512::digest(data).to_vec(),
+        Algo::Sha384 => sha2::Sha384::digest(data).to_vec(),
+        Algo::Sha512_256 => sha2::Sha512_256::digest(data).to_vec(),
+        Algo::Sha512_224 => sha2::Sha512_224::digest(data).to_vec(),
+    }
+}
+
+/// Mode (a): every writer hashes its own records with `sha2`. Returns the
+/// records written in about `sample`.
+fn run_per_writer(algo: Algo, writers: usize, sample: Duration) -> u64 {
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let threads: Vec<_> = (0..writers)
+            .map(|w| {
+                let stop = &stop;
+                s.spawn(move || {
+                    let mut buf = record(w as u64);
+                    let mut n = 0u64;
+                    // At least one record, however late the thread starts.
+                    while n == 0 || !stop.load(Ordering::Relaxed) {
+                        produce(&mut buf, n);
+                        black_box(sha2_digest(algo, black_box(&buf)));
+                        n += 1;
+                    }
+                    n
+                })
+            })
+            .collect();
+        std::thread::sleep(sample);
+        stop.store(true, Ordering::Relaxed);
+        threads.into_iter().map(|t| t.join().unwrap()).sum()
+    })
+}
+
+/// Mode (b): every writer hands its records to the service, with up to
+/// [`DEPTH`] in flight. Returns the records completed in about `sample`
+/// (the last ones drained).
+fn run_service(service: &HashService, algo: Algo, writers: usize, sample: Duration) -> u64 {
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let threads: Vec<_> = (0..writers)
+            .map(|w| {
+                let stop = &stop;
+                s.spawn(move || {
+                    let (tx, rx) = std::sync::mpsc::sync_channel::<Outcome<Vec<u8>>>(DEPTH);
+                    let mut free: Vec<Vec<u8>> =
+                        (0..DEPTH).map(|i| record((w * DEPTH + i) as u64)).collect();
+                    let mut done = 0u64;
+                    let mut n = 0u64;
+                    let complete = |o: Outcome<Vec<u8>>| {
+                        let d = o.expect("not cancelled");
+                        black_box(d.digest);
+                        d.buf
+                    };
+                    // At least one record, however late the thread starts.
+                    while n == 0 || !stop.load(Ordering::Relaxed) {
+                        let mut buf = match free.pop() {
+                            Some(b) => b,
+                            None => {
+                                done += 1;
+                                complete(rx.recv().expect("a record in flight"))
+                            }
+                        };
+                        produce(&mut buf, n);
+                        n += 1;
+                        service
+                            .submit_to(algo, buf, tx.clone())
+                            .expect("the service runs");
+                    }
+                    while done < n {
+                        free.push(complete(rx.recv().expect("a record in flight")));
+                        done += 1;
+                    }
+                    done
+                })
+            })
+            .collect();
+        std::thread::sleep(sample);
+        stop.store(true, Ordering::Relaxed);
+        threads.into_iter().map(|t| t.join().unwrap()).sum()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cpu_time_reads_on_linux() {
+        if cfg!(target_os = "linux") {
+            let a = cpu_seconds().expect("/proc/self/stat");
+            let mut x = 0u64;
+            let t = Instant::now();
+            while t.elapsed() < Duration::from_millis(30) {
+                x = black_box(x.wrapping_add(1));
+            }
+            assert!(cpu_seconds().unwrap() >= a);
+        }
+    }
+
+    #[test]
+    fn both_modes_write_records() {
+        let service = HashService::builder().workers(1).build().unwrap();
+        let sample = Duration::from_millis(5);
+        assert!(run_per_writer(Algo::Sha256, 2, sample) > 0);
+        assert!(run_service(&service, Algo::Sha512_256, 2, sample) > 0);
+        let stats = service.shutdown(mbhash_core::service::Shutdown::Finish);
+        assert_eq!(stats.cancelled, 0);
+    }
+}

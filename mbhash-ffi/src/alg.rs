@@ -1,0 +1,265 @@
+//! Algorithms, flags and statuses as C integers, and the generic glue from an
+//! algorithm number to the Rust types.
+
+use core::ffi::CStr;
+use core::mem::size_of;
+use std::ffi::CString;
+use std::sync::OnceLock;
+
+use mbhash_core::alg::{self as a, Algorithm, Family};
+use mbhash_core::engine::{Engine, EngineError, Kernels, LaneEngine, Sha256Kernels, Sha512Kernels};
+use mbhash_core::{Flags, JobManager};
+
+use crate::boundary::{mbh_result, non_null, write_out};
+use crate::manager::AnyManager;
+
+/// An algorithm: one of the `MBH_SHA*` constants. Taken as an integer, so
+/// any value may be passed; an unknown one is `MBH_INVALID_ALGORITHM`.
+pub type mbh_algorithm = u32;
+/// SHA-256 (FIPS 180-4), 32-byte digest.
+pub const MBH_SHA256: mbh_algorithm = 1;
+/// SHA-224, 28-byte digest (SHA-256 family).
+pub const MBH_SHA224: mbh_algorithm = 2;
+/// SHA-512, 64-byte digest.
+pub const MBH_SHA512: mbh_algorithm = 3;
+/// SHA-384, 48-byte digest (SHA-512 family).
+pub const MBH_SHA384: mbh_algorithm = 4;
+/// SHA-512/256, 32-byte digest (SHA-512 family; ZFS's "sha512").
+pub const MBH_SHA512_256: mbh_algorithm = 5;
+/// SHA-512/224, 28-byte digest (SHA-512 family).
+pub const MBH_SHA512_224: mbh_algorithm = 6;
+
+/// Digest length of `MBH_SHA256`, in bytes.
+pub const MBH_SHA256_DIGEST_LEN: usize = 32;
+/// Digest length of `MBH_SHA224`, in bytes.
+pub const MBH_SHA224_DIGEST_LEN: usize = 28;
+/// Digest length of `MBH_SHA512`, in bytes.
+pub const MBH_SHA512_DIGEST_LEN: usize = 64;
+/// Digest length of `MBH_SHA384`, in bytes.
+pub const MBH_SHA384_DIGEST_LEN: usize = 48;
+/// Digest length of `MBH_SHA512_256`, in bytes.
+pub const MBH_SHA512_256_DIGEST_LEN: usize = 32;
+/// Digest length of `MBH_SHA512_224`, in bytes.
+pub const MBH_SHA512_224_DIGEST_LEN: usize = 28;
+/// The longest digest of any algorithm, in bytes.
+pub const MBH_MAX_DIGEST_LEN: usize = 64;
+
+/// How a chunk relates to its stream: one of `MBH_UPDATE`, `MBH_FIRST`,
+/// `MBH_LAST`, `MBH_ENTIRE` (the values of ISA-L crypto's `HASH_*` flags).
+pub type mbh_flags = u32;
+/// A middle chunk of a stream that has begun.
+pub const MBH_UPDATE: mbh_flags = 0;
+/// The first chunk: (re)starts the stream.
+pub const MBH_FIRST: mbh_flags = 1;
+/// The last chunk: pads and finishes the digest.
+pub const MBH_LAST: mbh_flags = 2;
+/// A whole message in one chunk: `MBH_FIRST | MBH_LAST`.
+pub const MBH_ENTIRE: mbh_flags = 3;
+
+const _: () = {
+    assert!(MBH_UPDATE == Flags::UPDATE.bits());
+    assert!(MBH_FIRST == Flags::FIRST.bits());
+    assert!(MBH_LAST == Flags::LAST.bits());
+    assert!(MBH_ENTIRE == Flags::ENTIRE.bits());
+};
+
+/// Where a context is in its life (`mbh_ctx_status`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum mbh_status {
+    /// Initialised or reset: no stream open.
+    MBH_STATUS_NEW = 0,
+    /// A stream is open and waits for its next chunk (`MBH_UPDATE` or
+    /// `MBH_LAST`).
+    MBH_STATUS_IDLE = 1,
+    /// In flight: submitted and not yet back from `mbh_submit` / `mbh_flush`.
+    MBH_STATUS_PROCESSING = 2,
+    /// The stream is finished; `mbh_ctx_digest` has its digest.
+    MBH_STATUS_COMPLETE = 3,
+}
+
+/// An algorithm number, checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Alg {
+    Sha256,
+    Sha224,
+    Sha512,
+    Sha384,
+    Sha512_256,
+    Sha512_224,
+}
+
+impl Alg {
+    /// The algorithm with this number.
+    pub(crate) fn from_raw(raw: mbh_algorithm) -> Result<Alg, mbh_result> {
+        Ok(match raw {
+            MBH_SHA256 => Alg::Sha256,
+            MBH_SHA224 => Alg::Sha224,
+            MBH_SHA512 => Alg::Sha512,
+            MBH_SHA384 => Alg::Sha384,
+            MBH_SHA512_256 => Alg::Sha512_256,
+            MBH_SHA512_224 => Alg::Sha512_224,
+            _ => return Err(mbh_result::MBH_INVALID_ALGORITHM),
+        })
+    }
+
+    /// The number C sees.
+    pub(crate) fn raw(self) -> mbh_algorithm {
+        match self {
+            Alg::Sha256 => MBH_SHA256,
+            Alg::Sha224 => MBH_SHA224,
+            Alg::Sha512 => MBH_SHA512,
+            Alg::Sha384 => MBH_SHA384,
+            Alg::Sha512_256 => MBH_SHA512_256,
+            Alg::Sha512_224 => MBH_SHA512_224,
+        }
+    }
+}
+
+/// Runs `$body` with the type alias `$A` set to the Rust algorithm of `$alg`.
+macro_rules! with_alg {
+    ($alg:expr, |$A:ident| $body:expr) => {
+        match $alg {
+            $crate::alg::Alg::Sha256 => {
+                type $A = ::mbhash_core::alg::Sha256;
+                $body
+            }
+            $crate::alg::Alg::Sha224 => {
+                type $A = ::mbhash_core::alg::Sha224;
+                $body
+            }
+            $crate::alg::Alg::Sha512 => {
+                type $A = ::mbhash_core::alg::Sha512;
+                $body
+            }
+            $crate::alg::Alg::Sha384 => {
+                type $A = ::mbhash_core::alg::Sha384;
+                $body
+            }
+            $crate::alg::Alg::Sha512_256 => {
+                type $A = ::mbhash_core::alg::Sha512_256;
+                $body
+            }
+            $crate::alg::Alg::Sha512_224 => {
+                type $A = ::mbhash_core::alg::Sha512_224;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_alg;
+
+/// The engine type of an algorithm's family.
+pub(crate) type EngineOf<A> = <<A as Algorithm>::Family as Family>::Engine;
+
+/// What the C layer needs per algorithm beyond [`Algorithm`].
+pub(crate) trait FfiAlg: Algorithm {
+    /// The C number.
+    const ALG: Alg;
+    /// The digest length.
+    const DIGEST_LEN: usize;
+    /// The manager of this algorithm, if `m` is one.
+    fn manager(m: &mut AnyManager) -> Option<&mut JobManager<'static, Self>>;
+    /// Like [`FfiAlg::manager`], shared.
+    fn manager_ref(m: &AnyManager) -> Option<&JobManager<'static, Self>>;
+    /// Wraps a manager of this algorithm.
+    fn wrap(m: JobManager<'static, Self>) -> AnyManager;
+    /// The family's engine with this name.
+    fn engine_from_name(name: &str) -> Result<EngineOf<Self>, EngineError>;
+    /// The configured engine: named by the family's environment variable,
+    /// else `auto`.
+    fn configured_engine() -> Result<EngineOf<Self>, EngineError> {
+        <EngineOf<Self> as LaneEngine<<Self as Algorithm>::Family>>::configured()
+    }
+    /// True if the family's engine with this (known) name runs here.
+    fn engine_is_supported(name: &str) -> bool;
+    /// The family's engine names as C strings, `auto` first.
+    fn engine_names() -> &'static [CString];
+}
+
+/// Engine names of a family, made once per process.
+fn names_of<K: Kernels>(cell: &'static OnceLock<Vec<CString>>) -> &'static [CString] {
+    cell.get_or_init(|| {
+        Engine::<K>::names()
+            .map(|n| CString::new(n).expect("engine names have no NUL"))
+            .collect()
+    })
+}
+
+static SHA256_NAMES: OnceLock<Vec<CString>> = OnceLock::new();
+static SHA512_NAMES: OnceLock<Vec<CString>> = OnceLock::new();
+
+macro_rules! ffi_alg {
+    ($ty:ident, $len:ident, $kernels:ident, $names:ident) => {
+        const _: () = assert!(size_of::<<a::$ty as Algorithm>::Output>() == $len);
+
+        impl FfiAlg for a::$ty {
+            const ALG: Alg = Alg::$ty;
+            const DIGEST_LEN: usize = $len;
+            fn manager(m: &mut AnyManager) -> Option<&mut JobManager<'static, Self>> {
+                match m {
+                    AnyManager::$ty(m) => Some(m),
+                    _ => None,
+                }
+            }
+            fn manager_ref(m: &AnyManager) -> Option<&JobManager<'static, Self>> {
+                match m {
+                    AnyManager::$ty(m) => Some(m),
+                    _ => None,
+                }
+            }
+            fn wrap(m: JobManager<'static, Self>) -> AnyManager {
+                AnyManager::$ty(m)
+            }
+            fn engine_from_name(name: &str) -> Result<EngineOf<Self>, EngineError> {
+                Engine::<$kernels>::from_name(name)
+            }
+            fn engine_is_supported(name: &str) -> bool {
+                Engine::<$kernels>::is_supported(name)
+            }
+            fn engine_names() -> &'static [CString] {
+                names_of::<$kernels>(&$names)
+            }
+        }
+    };
+}
+
+ffi_alg!(Sha256, MBH_SHA256_DIGEST_LEN, Sha256Kernels, SHA256_NAMES);
+ffi_alg!(Sha224, MBH_SHA224_DIGEST_LEN, Sha256Kernels, SHA256_NAMES);
+ffi_alg!(Sha512, MBH_SHA512_DIGEST_LEN, Sha512Kernels, SHA512_NAMES);
+ffi_alg!(Sha384, MBH_SHA384_DIGEST_LEN, Sha512Kernels, SHA512_NAMES);
+ffi_alg!(
+    Sha512_256,
+    MBH_SHA512_256_DIGEST_LEN,
+    Sha512Kernels,
+    SHA512_NAMES
+);
+ffi_alg!(
+    Sha512_224,
+    MBH_SHA512_224_DIGEST_LEN,
+    Sha512Kernels,
+    SHA512_NAMES
+);
+
+/// The static C string of an engine name of `A`'s family.
+pub(crate) fn engine_cstr<A: FfiAlg>(name: &str) -> &'static CStr {
+    A::engine_names()
+        .iter()
+        .find(|n| n.to_bytes() == name.as_bytes())
+        .expect("an engine's name is in its family's list")
+}
+
+/// Writes the digest length of `alg` to `*len_out`.
+///
+/// # Safety
+/// `len_out` is NULL or valid for writing a `size_t`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_digest_len(alg: mbh_algorithm, len_out: *mut usize) -> mbh_result {
+    crate::boundary::boundary(|| {
+        non_null(len_out)?;
+        let len = with_alg!(Alg::from_raw(alg)?, |A| A::DIGEST_LEN);
+        // SAFETY: non-NULL and writable (the caller's contract).
+        unsafe { write_out(len_out, len) };
+        Ok(())
+    })
+}

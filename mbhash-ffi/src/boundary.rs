@@ -1,0 +1,213 @@
+//! Result codes, the panic boundary and pointer checks shared by every export.
+
+use core::ffi::{CStr, c_char};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// What a function did. Every fallible function returns one; outputs are
+/// written only with `MBH_OK`.
+///
+/// Conventions of this API: a buffer pointer is followed by its length and
+/// may be NULL only when the length is 0; any other NULL pointer argument is
+/// `MBH_NULL_ARGUMENT`. After any error the manager and the context are as
+/// they were and keep working (the one exception is `MBH_PANIC` from
+/// `mbh_submit` or `mbh_flush`, which poisons that manager). Values are
+/// stable and never reused.
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum mbh_result {
+    /// Success.
+    MBH_OK = 0,
+    /// A required pointer argument was NULL.
+    MBH_NULL_ARGUMENT = 1,
+    /// The algorithm is not one of the `MBH_SHA*` constants.
+    MBH_INVALID_ALGORITHM = 2,
+    /// Flags other than `MBH_FIRST`, `MBH_UPDATE`, `MBH_LAST`, `MBH_ENTIRE`.
+    MBH_INVALID_FLAGS = 3,
+    /// The context was initialised for another algorithm than the manager's.
+    MBH_WRONG_ALGORITHM = 4,
+    /// The context is in flight: submitted and not yet back from
+    /// `mbh_submit` or `mbh_flush`.
+    MBH_ALREADY_PROCESSING = 5,
+    /// `MBH_UPDATE` or `MBH_LAST` on a context with no open stream (new or
+    /// completed): start it with `MBH_FIRST` or `MBH_ENTIRE`.
+    MBH_ALREADY_COMPLETED = 6,
+    /// The chunk is longer than `PTRDIFF_MAX`, or the stream would exceed
+    /// 2^64 - 1 bytes.
+    MBH_LENGTH_OVERFLOW = 7,
+    /// No engine of the algorithm's family has this name.
+    MBH_UNKNOWN_ENGINE = 8,
+    /// The engine exists but this CPU (or `MBHASH_DISABLE`) does not run it.
+    MBH_UNSUPPORTED_ENGINE = 9,
+    /// Caller memory for a context or a manager is not aligned to
+    /// `MBH_CTX_ALIGN` / `MBH_MANAGER_ALIGN`.
+    MBH_MISALIGNED = 10,
+    /// The context or manager was not initialised (or was finished); a
+    /// best-effort check of a tag, not a guarantee.
+    MBH_UNINITIALIZED = 11,
+    /// The digest was asked for before the stream's last chunk came back.
+    MBH_NOT_COMPLETE = 12,
+    /// An output buffer is shorter than the output.
+    MBH_BUFFER_TOO_SMALL = 13,
+    /// An index past the end of a list.
+    MBH_OUT_OF_RANGE = 14,
+    /// A panic inside this manager's `mbh_submit` or `mbh_flush` left it in an
+    /// unknown state: it refuses work. `mbh_manager_free` / `mbh_manager_fini`
+    /// still work and release its contexts.
+    MBH_POISONED = 15,
+    /// A Rust panic was caught at the boundary (a bug in mbhash).
+    MBH_PANIC = 16,
+}
+
+impl mbh_result {
+    /// Every code, in value order.
+    const ALL: [mbh_result; 17] = [
+        mbh_result::MBH_OK,
+        mbh_result::MBH_NULL_ARGUMENT,
+        mbh_result::MBH_INVALID_ALGORITHM,
+        mbh_result::MBH_INVALID_FLAGS,
+        mbh_result::MBH_WRONG_ALGORITHM,
+        mbh_result::MBH_ALREADY_PROCESSING,
+        mbh_result::MBH_ALREADY_COMPLETED,
+        mbh_result::MBH_LENGTH_OVERFLOW,
+        mbh_result::MBH_UNKNOWN_ENGINE,
+        mbh_result::MBH_UNSUPPORTED_ENGINE,
+        mbh_result::MBH_MISALIGNED,
+        mbh_result::MBH_UNINITIALIZED,
+        mbh_result::MBH_NOT_COMPLETE,
+        mbh_result::MBH_BUFFER_TOO_SMALL,
+        mbh_result::MBH_OUT_OF_RANGE,
+        mbh_result::MBH_POISONED,
+        mbh_result::MBH_PANIC,
+    ];
+
+    /// The code with this value, if any.
+    fn from_u32(value: u32) -> Option<mbh_result> {
+        Self::ALL.into_iter().find(|r| *r as u32 == value)
+    }
+
+    /// A one-line description.
+    fn message(self) -> &'static CStr {
+        match self {
+            mbh_result::MBH_OK => c"success",
+            mbh_result::MBH_NULL_ARGUMENT => c"a required pointer argument is NULL",
+            mbh_result::MBH_INVALID_ALGORITHM => c"unknown algorithm",
+            mbh_result::MBH_INVALID_FLAGS => {
+                c"invalid flags: use MBH_FIRST, MBH_UPDATE, MBH_LAST or MBH_ENTIRE"
+            }
+            mbh_result::MBH_WRONG_ALGORITHM => {
+                c"the context's algorithm differs from the manager's"
+            }
+            mbh_result::MBH_ALREADY_PROCESSING => {
+                c"context is in flight: wait until it comes back from submit or flush"
+            }
+            mbh_result::MBH_ALREADY_COMPLETED => {
+                c"context has no open stream (new or completed): submit it with MBH_FIRST or MBH_ENTIRE"
+            }
+            mbh_result::MBH_LENGTH_OVERFLOW => c"length too large",
+            mbh_result::MBH_UNKNOWN_ENGINE => c"unknown engine name",
+            mbh_result::MBH_UNSUPPORTED_ENGINE => c"engine unsupported on this CPU",
+            mbh_result::MBH_MISALIGNED => c"caller memory is not suitably aligned",
+            mbh_result::MBH_UNINITIALIZED => c"context or manager not initialised",
+            mbh_result::MBH_NOT_COMPLETE => c"the stream is not complete: no digest yet",
+            mbh_result::MBH_BUFFER_TOO_SMALL => c"output buffer too small",
+            mbh_result::MBH_OUT_OF_RANGE => c"index out of range",
+            mbh_result::MBH_POISONED => c"manager poisoned by an earlier panic",
+            mbh_result::MBH_PANIC => c"a Rust panic was caught (bug in mbhash)",
+        }
+    }
+}
+
+/// A static, NUL-terminated description of a result code; unknown values
+/// give `"unknown result code"`. Never NULL, never to be freed.
+///
+/// # Safety
+/// None: any value is accepted (it is taken as an integer, so a value
+/// outside the enumeration is not undefined behaviour).
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_result_str(result: u32) -> *const c_char {
+    // Nothing here can panic; the boundary is kept for uniformity.
+    catch_unwind(|| mbh_result::from_u32(result).map_or(c"unknown result code", |r| r.message()))
+        .unwrap_or(c"panic")
+        .as_ptr()
+}
+
+/// The body of an export: `Err(code)` or a panic become the result code.
+pub(crate) fn boundary(f: impl FnOnce() -> Result<(), mbh_result>) -> mbh_result {
+    // AssertUnwindSafe: the only state a panic can leave half-updated is a
+    // manager in the middle of submit/flush, and those mark it poisoned for
+    // the duration (see `manager::run_guarded`).
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => mbh_result::MBH_OK,
+        Ok(Err(code)) => code,
+        Err(_) => mbh_result::MBH_PANIC,
+    }
+}
+
+/// `MBH_NULL_ARGUMENT` if `p` is NULL.
+pub(crate) fn non_null<T>(p: *const T) -> Result<(), mbh_result> {
+    if p.is_null() {
+        Err(mbh_result::MBH_NULL_ARGUMENT)
+    } else {
+        Ok(())
+    }
+}
+
+/// Writes an output parameter (checked non-NULL beforehand).
+///
+/// # Safety
+/// `out` is valid for a write of `T` and aligned.
+pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
+    // SAFETY: the caller's contract.
+    unsafe { out.write(value) }
+}
+
+/// A buffer from a pointer and its length: NULL only with length 0.
+///
+/// # Safety
+/// If `len > 0`, `ptr` points to `len` readable bytes that stay valid and
+/// unmodified for `'a`.
+pub(crate) unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], mbh_result> {
+    if len == 0 {
+        return Ok(&[]);
+    }
+    non_null(ptr)?;
+    if len > isize::MAX as usize {
+        return Err(mbh_result::MBH_LENGTH_OVERFLOW);
+    }
+    // SAFETY: non-NULL, `len` readable bytes valid for 'a (the caller's
+    // contract), and `len <= isize::MAX`.
+    Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
+}
+
+/// A NUL-terminated name; invalid UTF-8 is no valid name.
+///
+/// # Safety
+/// `name` is non-NULL and points to a NUL-terminated string.
+pub(crate) unsafe fn name_str<'a>(name: *const c_char) -> Option<&'a str> {
+    // SAFETY: the caller's contract.
+    unsafe { CStr::from_ptr(name) }.to_str().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_dense_and_distinct() {
+        for (i, r) in mbh_result::ALL.into_iter().enumerate() {
+            assert_eq!(r as u32, i as u32);
+            assert_eq!(mbh_result::from_u32(i as u32), Some(r));
+        }
+        assert_eq!(mbh_result::from_u32(mbh_result::ALL.len() as u32), None);
+    }
+
+    #[test]
+    fn boundary_catches_panics() {
+        assert_eq!(boundary(|| Ok(())), mbh_result::MBH_OK);
+        assert_eq!(
+            boundary(|| Err(mbh_result::MBH_OUT_OF_RANGE)),
+            mbh_result::MBH_OUT_OF_RANGE
+        );
+        assert_eq!(boundary(|| panic!("test")), mbh_result::MBH_PANIC);
+    }
+}

@@ -1,0 +1,70 @@
+//! CRC32C (Castagnoli) for C callers.
+
+use mbhash_core::crc32c;
+
+use crate::boundary::{boundary, bytes, mbh_result, non_null, write_out};
+
+/// The CRC32C of `len` bytes at `data`, written to `*crc_out`.
+///
+/// `data` may be NULL when `len` is 0.
+///
+/// ```c
+/// uint32_t crc;
+/// mbh_crc32c("123456789", 9, &crc);   /* crc == 0xE3069283 */
+/// ```
+///
+/// # Safety
+/// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_crc32c(data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
+    // SAFETY: forwarded contract.
+    unsafe { mbh_crc32c_append(0, data, len, crc_out) }
+}
+
+/// Continues a CRC: from the finished CRC32C `crc` of some message `A`,
+/// writes the finished CRC32C of `A` followed by the `len` bytes at `data`.
+/// `mbh_crc32c_append(0, ...)` is `mbh_crc32c(...)`.
+///
+/// # Safety
+/// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_crc32c_append(
+    crc: u32,
+    data: *const u8,
+    len: usize,
+    crc_out: *mut u32,
+) -> mbh_result {
+    boundary(|| {
+        non_null(crc_out)?;
+        // SAFETY: the caller's contract.
+        let data = unsafe { bytes(data, len) }?;
+        let value = crc32c::crc32c_append(crc, data);
+        // SAFETY: non-NULL and writable (the caller's contract).
+        unsafe { write_out(crc_out, value) };
+        Ok(())
+    })
+}
+
+/// The CRC32C of `A` followed by `B`, written to `*crc_out`, from `crc_a` =
+/// CRC32C(A), `crc_b` = CRC32C(B) and the length of `B` alone: O(log
+/// `len_b`), without the data, well under a microsecond at any length.
+///
+/// # Safety
+/// `crc_out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_crc32c_combine(
+    crc_a: u32,
+    crc_b: u32,
+    len_b: u64,
+    crc_out: *mut u32,
+) -> mbh_result {
+    boundary(|| {
+        non_null(crc_out)?;
+        let value = crc32c::crc32c_combine(crc_a, crc_b, len_b);
+        // SAFETY: non-NULL and writable (the caller's contract).
+        unsafe { write_out(crc_out, value) };
+        Ok(())
+    })
+}

@@ -1,0 +1,587 @@
+//! Job managers: `mbh_manager`, submit and flush.
+
+use core::ffi::c_char;
+use core::mem::{MaybeUninit, align_of, size_of};
+use core::ptr;
+
+use mbhash_core::alg::{MAX_LANES, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use mbhash_core::{Context, ErrorKind, Flags, JobManager};
+
+use crate::alg::{Alg, FfiAlg, engine_cstr, mbh_algorithm, mbh_flags, with_alg};
+use crate::boundary::{boundary, bytes, mbh_result, name_str, non_null, write_out};
+use crate::ctx::{CtxInner, check_ctx, mbh_ctx};
+use crate::engine::engine_error;
+
+/// Bytes of caller memory a manager needs: `sizeof(mbh_manager)`.
+pub const MBH_MANAGER_SIZE: usize = 4096;
+/// Alignment of a manager's memory: `_Alignof(mbh_manager)`.
+pub const MBH_MANAGER_ALIGN: usize = 8;
+
+/// A job manager: packs the chunks of up to 16 contexts of one algorithm
+/// into SIMD lanes and hashes them together.
+///
+/// Opaque. Either on the heap (`mbh_manager_new` ... `mbh_manager_free`) or
+/// in caller memory (`mbh_manager_init` ... `mbh_manager_fini`); it holds no
+/// other resources.
+///
+/// Contract:
+/// - One manager per thread: a manager, and the contexts in flight in it,
+///   are used by one thread at a time (it may move between threads between
+///   calls).
+/// - A context and the buffer of its last chunk stay valid, unmoved and
+///   unmodified from `mbh_submit` until the context comes back as the `done`
+///   output of `mbh_submit` or `mbh_flush`. Contexts come back out of order,
+///   each exactly once; a chunk that does not complete a block of a stream
+///   that goes on comes back at once.
+/// - The manager's memory stays in place while jobs are in flight, and is
+///   never copied: use the pointer that `_new` gave or `_init` was given.
+#[repr(C)]
+pub struct mbh_manager {
+    _opaque: [u64; 512],
+}
+
+const _: () = {
+    assert!(size_of::<mbh_manager>() == MBH_MANAGER_SIZE);
+    assert!(align_of::<mbh_manager>() == MBH_MANAGER_ALIGN);
+    assert!(size_of::<MgrInner>() <= MBH_MANAGER_SIZE);
+    assert!(align_of::<MgrInner>() <= MBH_MANAGER_ALIGN);
+};
+
+/// "mbhm": an initialised manager.
+const MGR_MAGIC: u32 = 0x6d62_686d;
+
+/// The Rust manager of one algorithm. Its `'static` references are made
+/// from the caller's pointers under the contract of [`mbh_manager`].
+pub(crate) enum AnyManager {
+    Sha256(JobManager<'static, Sha256>),
+    Sha224(JobManager<'static, Sha224>),
+    Sha512(JobManager<'static, Sha512>),
+    Sha384(JobManager<'static, Sha384>),
+    Sha512_256(JobManager<'static, Sha512_256>),
+    Sha512_224(JobManager<'static, Sha512_224>),
+}
+
+/// What an `mbh_manager` holds.
+#[repr(C)]
+struct MgrInner {
+    magic: u32,
+    alg: Alg,
+    /// Allocated by `mbh_manager_new`.
+    heap: bool,
+    /// Set for the duration of a call into the Rust manager: still set after
+    /// a panic escaped from it.
+    poisoned: bool,
+    /// The contexts in flight (NULL slots are free): how a finished Rust
+    /// context is traced back to its `mbh_ctx` (with the provenance of the
+    /// caller's pointer), and what `fini` releases.
+    jobs: [*mut CtxInner; MAX_LANES],
+    manager: AnyManager,
+}
+
+impl MgrInner {
+    fn new<A: FfiAlg>(engine: Option<&str>, heap: bool) -> Result<MgrInner, mbh_result> {
+        let engine = match engine {
+            None => A::configured_engine(),
+            Some(name) => A::engine_from_name(name),
+        }
+        .map_err(|e| engine_error(&e))?;
+        Ok(MgrInner {
+            magic: MGR_MAGIC,
+            alg: A::ALG,
+            heap,
+            poisoned: false,
+            jobs: [ptr::null_mut(); MAX_LANES],
+            manager: A::wrap(JobManager::with_engine(engine)),
+        })
+    }
+
+    /// A free slot of `jobs`.
+    fn free_slot(&self) -> usize {
+        self.jobs
+            .iter()
+            .position(|j| j.is_null())
+            .expect("a manager holds fewer jobs than lanes between calls")
+    }
+
+    fn unregister(&mut self, ctx: *mut CtxInner) {
+        let slot = self
+            .jobs
+            .iter_mut()
+            .find(|j| **j == ctx)
+            .expect("a registered job");
+        *slot = ptr::null_mut();
+    }
+
+    /// The context whose Rust context is at `rust_ctx`: unregisters it and
+    /// clears its in-flight mark. The manager must have given up its
+    /// reference.
+    fn finish<A: FfiAlg>(&mut self, rust_ctx: *mut Context<A>) -> *mut mbh_ctx {
+        // Addresses only: the other jobs' Rust contexts are borrowed by the
+        // manager, so not even a place is formed from them here.
+        let slot = self
+            .jobs
+            .iter_mut()
+            .find(|j| !j.is_null() && CtxInner::rust_ctx_addr(**j) == rust_ctx as usize)
+            .expect("a finished job is registered");
+        let ctx = core::mem::replace(slot, ptr::null_mut());
+        // SAFETY: as above; the manager no longer refers to it.
+        unsafe { CtxInner::release(ctx) };
+        ctx.cast()
+    }
+
+    /// Runs `f` on the Rust manager of `A`, poisoning `self` if it panics.
+    fn run_guarded<A: FfiAlg, R>(
+        &mut self,
+        f: impl FnOnce(&mut JobManager<'static, A>) -> R,
+    ) -> Result<R, mbh_result> {
+        if self.poisoned {
+            return Err(mbh_result::MBH_POISONED);
+        }
+        let manager = A::manager(&mut self.manager).expect("the manager's algorithm is checked");
+        self.poisoned = true;
+        let r = f(manager);
+        self.poisoned = false;
+        Ok(r)
+    }
+
+    fn submit<A: FfiAlg>(
+        &mut self,
+        ctx: *mut CtxInner,
+        data: &'static [u8],
+        flags: Flags,
+    ) -> Result<*mut mbh_ctx, mbh_result> {
+        if self.poisoned {
+            return Err(mbh_result::MBH_POISONED);
+        }
+        let slot = self.free_slot();
+        // SAFETY: `ctx` is an initialised context (checked by the caller).
+        if !unsafe { CtxInner::claim(ctx) } {
+            return Err(mbh_result::MBH_ALREADY_PROCESSING);
+        }
+        self.jobs[slot] = ctx;
+        // SAFETY: the context is of algorithm `A` (checked by the caller) and
+        // stays valid until it comes back (the contract). This thread just
+        // won its in-flight mark, and a `&mut` to a Rust context exists only
+        // while that mark is held, so this reference is the only one.
+        let rust_ctx: &'static mut Context<A> = unsafe { &mut *CtxInner::rust_ctx::<A>(ctx) };
+        let r = self.run_guarded::<A, _>(|m| {
+            m.submit(rust_ctx, data, flags)
+                .map(|done| done.map(|d| d as *mut Context<A>))
+                .map_err(|e| e.kind())
+        });
+        match r {
+            Ok(Ok(None)) => Ok(ptr::null_mut()),
+            Ok(Ok(Some(done))) => Ok(self.finish::<A>(done)),
+            Err(poisoned) => {
+                // Not run (checked above, so unreachable): the reference was
+                // dropped unused.
+                self.unregister(ctx);
+                // SAFETY: initialised; no reference to it remains.
+                unsafe { CtxInner::release(ctx) };
+                Err(poisoned)
+            }
+            Ok(Err(kind)) => {
+                // Refused: the manager gave the reference back in the error.
+                self.unregister(ctx);
+                // SAFETY: initialised; no reference to it remains.
+                unsafe { CtxInner::release(ctx) };
+                Err(match kind {
+                    ErrorKind::InvalidFlags => mbh_result::MBH_INVALID_FLAGS,
+                    ErrorKind::AlreadyProcessing => mbh_result::MBH_ALREADY_PROCESSING,
+                    ErrorKind::AlreadyCompleted => mbh_result::MBH_ALREADY_COMPLETED,
+                    ErrorKind::LengthOverflow => mbh_result::MBH_LENGTH_OVERFLOW,
+                })
+            }
+        }
+    }
+
+    fn flush<A: FfiAlg>(&mut self) -> Result<*mut mbh_ctx, mbh_result> {
+        let done = self.run_guarded::<A, _>(|m| m.flush().map(|d| d as *mut Context<A>))?;
+        Ok(done.map_or(ptr::null_mut(), |d| self.finish::<A>(d)))
+    }
+}
+
+/// Checks a manager argument: non-NULL, aligned, initialised.
+///
+/// # Safety
+/// `mgr` is NULL or points to an `mbh_manager` (initialised, finished or
+/// zeroed) that no other thread uses.
+unsafe fn check_mgr<'m>(mgr: *const mbh_manager) -> Result<&'m mut MgrInner, mbh_result> {
+    non_null(mgr)?;
+    if !(mgr as usize).is_multiple_of(MBH_MANAGER_ALIGN) {
+        return Err(mbh_result::MBH_MISALIGNED);
+    }
+    let inner = mgr.cast::<MgrInner>().cast_mut();
+    // SAFETY: aligned and points to an `mbh_manager` (the caller's contract);
+    // the tag is a plain integer read through a raw pointer.
+    if unsafe { (*inner).magic } != MGR_MAGIC {
+        return Err(mbh_result::MBH_UNINITIALIZED);
+    }
+    // SAFETY: initialised (tag checked), and used by this thread only (the
+    // contract). The manager's memory is disjoint from every context.
+    Ok(unsafe { &mut *inner })
+}
+
+/// Builds a manager into `mem`.
+///
+/// # Safety
+/// `mem` is valid for writes of `MBH_MANAGER_SIZE` bytes and aligned.
+unsafe fn write_manager(
+    mem: *mut mbh_manager,
+    alg: mbh_algorithm,
+    engine: Option<&str>,
+    heap: bool,
+) -> Result<(), mbh_result> {
+    let inner = with_alg!(Alg::from_raw(alg)?, |A| MgrInner::new::<A>(engine, heap)?);
+    // SAFETY: the caller's contract.
+    unsafe { mem.cast::<MgrInner>().write(inner) };
+    Ok(())
+}
+
+/// An engine name argument.
+///
+/// # Safety
+/// `engine` is NULL or a NUL-terminated string.
+unsafe fn engine_arg<'a>(engine: *const c_char) -> Result<&'a str, mbh_result> {
+    non_null(engine)?;
+    // SAFETY: non-NULL and NUL-terminated (the caller's contract).
+    unsafe { name_str(engine) }.ok_or(mbh_result::MBH_UNKNOWN_ENGINE)
+}
+
+/// Allocates a manager for `alg` on the configured engine (the one named by
+/// `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`, else `auto`) and writes
+/// it to `*mgr_out`. Free it with `mbh_manager_free`.
+///
+/// # Safety
+/// `mgr_out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_manager_new(
+    alg: mbh_algorithm,
+    mgr_out: *mut *mut mbh_manager,
+) -> mbh_result {
+    boundary(|| {
+        non_null(mgr_out)?;
+        // SAFETY: forwarded contract.
+        unsafe { new_manager(alg, None, mgr_out) }
+    })
+}
+
+/// Like `mbh_manager_new`, on the engine named `engine` (see
+/// `mbh_engine_name`; `"auto"` always works).
+///
+/// # Safety
+/// `engine` is NULL or a NUL-terminated string; `mgr_out` is NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_manager_new_with_engine(
+    alg: mbh_algorithm,
+    engine: *const c_char,
+    mgr_out: *mut *mut mbh_manager,
+) -> mbh_result {
+    boundary(|| {
+        non_null(mgr_out)?;
+        // SAFETY: forwarded contract.
+        let engine = unsafe { engine_arg(engine)? };
+        // SAFETY: forwarded contract.
+        unsafe { new_manager(alg, Some(engine), mgr_out) }
+    })
+}
+
+/// # Safety
+/// `mgr_out` is writable.
+unsafe fn new_manager(
+    alg: mbh_algorithm,
+    engine: Option<&str>,
+    mgr_out: *mut *mut mbh_manager,
+) -> Result<(), mbh_result> {
+    let mem = Box::into_raw(Box::<mbh_manager>::new_uninit()).cast::<mbh_manager>();
+    // SAFETY: a fresh allocation of the right size and alignment.
+    if let Err(e) = unsafe { write_manager(mem, alg, engine, true) } {
+        // SAFETY: allocated just above, never initialised or shared.
+        drop(unsafe { Box::from_raw(mem.cast::<MaybeUninit<mbh_manager>>()) });
+        return Err(e);
+    }
+    // SAFETY: writable (the caller's contract).
+    unsafe { write_out(mgr_out, mem) };
+    Ok(())
+}
+
+/// Initialises a manager for `alg` in caller memory of `MBH_MANAGER_SIZE`
+/// bytes aligned to `MBH_MANAGER_ALIGN`, on the configured engine (see
+/// `mbh_manager_new`). End it with `mbh_manager_fini`.
+///
+/// Never reads the memory first: it may be uninitialised.
+///
+/// # Safety
+/// `mem` is NULL or valid for writes of `MBH_MANAGER_SIZE` bytes, and not an
+/// initialised manager with jobs in flight.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_manager_init(mem: *mut mbh_manager, alg: mbh_algorithm) -> mbh_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        unsafe { init_manager(mem, alg, None) }
+    })
+}
+
+/// Like `mbh_manager_init`, on the engine named `engine`.
+///
+/// # Safety
+/// As `mbh_manager_init`; `engine` is NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_manager_init_with_engine(
+    mem: *mut mbh_manager,
+    alg: mbh_algorithm,
+    engine: *const c_char,
+) -> mbh_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let engine = unsafe { engine_arg(engine)? };
+        // SAFETY: forwarded contract.
+        unsafe { init_manager(mem, alg, Some(engine)) }
+    })
+}
+
+/// # Safety
+/// As `mbh_manager_init`.
+unsafe fn init_manager(
+    mem: *mut mbh_manager,
+    alg: mbh_algorithm,
+    engine: Option<&str>,
+) -> Result<(), mbh_result> {
+    non_null(mem)?;
+    if !(mem as usize).is_multiple_of(MBH_MANAGER_ALIGN) {
+        return Err(mbh_result::MBH_MISALIGNED);
+    }
+    // SAFETY: non-NULL, aligned, writable (the caller's contract).
+    unsafe { write_manager(mem, alg, engine, false) }
+}
+
+/// Ends a manager: the contexts still in flight in it are released (reset to
+/// `MBH_STATUS_NEW`, their buffers no longer used), then the manager is
+/// marked uninitialised. Returns `MBH_UNINITIALIZED` for memory that holds no
+/// manager. A manager from `mbh_manager_new` must be given to
+/// `mbh_manager_free` instead (this only finishes it: its memory leaks).
+///
+/// # Safety
+/// `mgr` is NULL or points to an `mbh_manager` (initialised, finished or
+/// zeroed), used by this thread; its contexts in flight are still valid.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_manager_fini(mgr: *mut mbh_manager) -> mbh_result {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let inner = unsafe { check_mgr(mgr)? };
+        // SAFETY: forwarded contract.
+        unsafe { fini(inner) };
+        Ok(())
+    })
+}
+
+/// Releases the contexts in flight, drops the Rust manager, clears the tag.
+///
+/// # Safety
+/// The registered contexts are still valid.
+unsafe fn fini(inner: &mut MgrInner) {
+    // The Rust manager holds references to the contexts in flight: end it
+    // (and them) before touching the contexts.
+    let jobs = core::mem::replace(&mut inner.jobs, [ptr::null_mut(); MAX_LANES]);
+    inner.magic = 0;
+    // SAFETY: initialised; it is never used again (the tag is cleared), and
+    // an `AnyManager` owns nothing, so dropping it is all there is.
+    unsafe { ptr::drop_in_place(&raw mut inner.manager) };
+    for ctx in jobs.into_iter().filter(|c| !c.is_null()) {
+        // SAFETY: valid (the caller's contract), of the manager's algorithm,
+        // and the manager that referred to it is gone.
+        with_alg!(inner.alg, |A| unsafe { CtxInner::abandon::<A>(ctx) });
+    }
+}
+
+/// Frees a manager from `mbh_manager_new`, releasing its contexts in flight
+/// as `mbh_manager_fini` does. NULL is a no-op. Given a manager from
+/// `mbh_manager_init`, it only finishes it.
+///
+/// # Safety
+/// `mgr` is NULL or a manager from `mbh_manager_new` or `mbh_manager_init`,
+/// not freed yet; its contexts in flight are still valid.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_manager_free(mgr: *mut mbh_manager) {
+    if mgr.is_null() {
+        return;
+    }
+    let _ = boundary(|| {
+        // SAFETY: forwarded contract.
+        let inner = unsafe { check_mgr(mgr)? };
+        let heap = inner.heap;
+        // SAFETY: forwarded contract.
+        unsafe { fini(inner) };
+        if heap {
+            // SAFETY: allocated by `mbh_manager_new` as a boxed `mbh_manager`
+            // and freed only here (the tag is now cleared).
+            drop(unsafe { Box::from_raw(mgr.cast::<MaybeUninit<mbh_manager>>()) });
+        }
+        Ok(())
+    });
+}
+
+/// Submits `len` bytes at `data` as the next chunk of `ctx`'s stream.
+///
+/// `flags`: `MBH_FIRST` starts (or restarts) the stream, `MBH_UPDATE` goes
+/// on, `MBH_LAST` finishes it, `MBH_ENTIRE` is a whole message. Writes to
+/// `*done_out` a context whose job finished (maybe another than `ctx`), or
+/// NULL. A context comes back when its chunk has been consumed; after
+/// `MBH_LAST` (or `MBH_ENTIRE`) its digest is ready (`mbh_ctx_digest`).
+///
+/// `ctx` and the `len` bytes at `data` must stay valid and unmodified until
+/// `ctx` comes back from `mbh_submit` or `mbh_flush` (see `mbh_manager`).
+/// A refused submit leaves the context and the manager as they were.
+///
+/// # Safety
+/// `mgr` is NULL or an initialised manager used by this thread; `ctx` is
+/// NULL or an initialised context; `data` is NULL or readable for `len`
+/// bytes and overlaps neither `ctx` nor the manager; `done_out` is NULL or
+/// writable; the contract above.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_submit(
+    mgr: *mut mbh_manager,
+    ctx: *mut mbh_ctx,
+    data: *const u8,
+    len: usize,
+    flags: mbh_flags,
+    done_out: *mut *mut mbh_ctx,
+) -> mbh_result {
+    boundary(|| {
+        non_null(done_out)?;
+        // SAFETY: forwarded contract.
+        let inner = unsafe { check_mgr(mgr)? };
+        // SAFETY: forwarded contract.
+        let (ctx, alg) = unsafe { check_ctx(ctx)? };
+        // SAFETY: readable for `len` bytes until the context comes back (the
+        // contract); the manager holds it no longer than that.
+        let data: &'static [u8] = unsafe { bytes(data, len)? };
+        let flags = Flags::from_bits(flags);
+        if !flags.is_valid() {
+            return Err(mbh_result::MBH_INVALID_FLAGS);
+        }
+        if alg != inner.alg {
+            return Err(mbh_result::MBH_WRONG_ALGORITHM);
+        }
+        let done = with_alg!(alg, |A| inner.submit::<A>(ctx, data, flags)?);
+        // SAFETY: writable (the caller's contract).
+        unsafe { write_out(done_out, done) };
+        Ok(())
+    })
+}
+
+/// Runs the partly filled lanes until one job finishes and writes its
+/// context to `*done_out`; NULL when the manager holds no job. Call it until
+/// it gives NULL to drain the manager.
+///
+/// # Safety
+/// `mgr` is NULL or an initialised manager used by this thread; `done_out`
+/// is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_flush(
+    mgr: *mut mbh_manager,
+    done_out: *mut *mut mbh_ctx,
+) -> mbh_result {
+    boundary(|| {
+        non_null(done_out)?;
+        // SAFETY: forwarded contract.
+        let inner = unsafe { check_mgr(mgr)? };
+        let done = with_alg!(inner.alg, |A| inner.flush::<A>()?);
+        // SAFETY: writable (the caller's contract).
+        unsafe { write_out(done_out, done) };
+        Ok(())
+    })
+}
+
+/// Writes the number of jobs the manager holds before a submit runs the
+/// kernels (its engine's lane count) to `*lanes_out`.
+///
+/// # Safety
+/// `mgr` is NULL or an initialised manager used by this thread; `lanes_out`
+/// is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_manager_lanes(
+    mgr: *const mbh_manager,
+    lanes_out: *mut usize,
+) -> mbh_result {
+    boundary(|| {
+        non_null(lanes_out)?;
+        // SAFETY: forwarded contract.
+        let inner = unsafe { check_mgr(mgr)? };
+        let lanes = with_alg!(inner.alg, |A| {
+            A::manager_ref(&inner.manager).expect("checked").lanes()
+        });
+        // SAFETY: writable (the caller's contract).
+        unsafe { write_out(lanes_out, lanes) };
+        Ok(())
+    })
+}
+
+/// Writes the number of contexts in flight in the manager to
+/// `*in_flight_out`.
+///
+/// # Safety
+/// `mgr` is NULL or an initialised manager used by this thread;
+/// `in_flight_out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_manager_in_flight(
+    mgr: *const mbh_manager,
+    in_flight_out: *mut usize,
+) -> mbh_result {
+    boundary(|| {
+        non_null(in_flight_out)?;
+        // SAFETY: forwarded contract.
+        let inner = unsafe { check_mgr(mgr)? };
+        let n = inner.jobs.iter().filter(|j| !j.is_null()).count();
+        // SAFETY: writable (the caller's contract).
+        unsafe { write_out(in_flight_out, n) };
+        Ok(())
+    })
+}
+
+/// Writes the name of the manager's engine (a static string) to
+/// `*name_out`.
+///
+/// # Safety
+/// `mgr` is NULL or an initialised manager used by this thread; `name_out`
+/// is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_manager_engine(
+    mgr: *const mbh_manager,
+    name_out: *mut *const c_char,
+) -> mbh_result {
+    boundary(|| {
+        non_null(name_out)?;
+        // SAFETY: forwarded contract.
+        let inner = unsafe { check_mgr(mgr)? };
+        let name = with_alg!(inner.alg, |A| {
+            let m = A::manager_ref(&inner.manager).expect("checked");
+            engine_cstr::<A>(m.engine().name()).as_ptr()
+        });
+        // SAFETY: writable (the caller's contract).
+        unsafe { write_out(name_out, name) };
+        Ok(())
+    })
+}
+
+/// Test hook of debug builds (not in the header): panics inside the panic
+/// boundary, within a manager operation when `mgr` is not NULL (which
+/// poisons that manager), so the tests can check `MBH_PANIC` and
+/// `MBH_POISONED`.
+///
+/// # Safety
+/// `mgr` is NULL or an initialised manager used by this thread.
+#[cfg(debug_assertions)]
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_debug_panic(mgr: *mut mbh_manager) -> mbh_result {
+    boundary(|| {
+        if mgr.is_null() {
+            panic!("mbh_debug_panic");
+        }
+        // SAFETY: forwarded contract.
+        let inner = unsafe { check_mgr(mgr)? };
+        with_alg!(inner.alg, |A| inner
+            .run_guarded::<A, ()>(|_| panic!("mbh_debug_panic in a manager")))
+    })
+}

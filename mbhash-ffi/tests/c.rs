@@ -1,0 +1,448 @@
+//! The C tests: builds `tests/c/*.c`, the C++ header check `tests/c/cxx.cpp`
+//! and the example `examples/c/mbhsum.c` against the libraries this
+//! `cargo test` just built, installed into a scratch prefix by `install.sh`
+//! (which also checks the install steps and `mbhash.pc`), and runs them:
+//!
+//! * under ASan + UBSan, linked with `libmbhash.a`, full workloads;
+//! * under valgrind, linked with `libmbhash.so`, small workloads. Without
+//!   valgrind these print a SKIPPED line, and fail if `MBHASH_REQUIRE` names
+//!   `valgrind`.
+//!
+//! C is compiled with `-std=c11 -Wall -Wextra -Werror -pedantic` (`$CC`,
+//! default `cc`), C++ with `-std=c++11` and the same warnings (`$CXX`,
+//! default `c++`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use sha2::Digest;
+
+/// The installed library.
+struct Install {
+    /// Where the test programs are built.
+    out: PathBuf,
+    prefix: PathBuf,
+    /// `PKG_CONFIG_PATH` for the installed `mbhash.pc`.
+    pkg_config_path: PathBuf,
+    /// pkg-config is on this machine.
+    pkg_config: bool,
+}
+
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn repo_dir() -> &'static Path {
+    crate_dir().parent().expect("the crate is in the workspace")
+}
+
+/// Installs the freshly built libraries into a scratch prefix, once.
+fn install() -> &'static Install {
+    static INSTALL: OnceLock<Install> = OnceLock::new();
+    INSTALL.get_or_init(|| {
+        // `cargo test` builds the library (all its crate types, because the
+        // crate is also an rlib that this test depends on) next to the test
+        // binary, in target/<profile>/deps; only `cargo build` copies it up
+        // to target/<profile>, so the copy there may be stale.
+        let exe = std::env::current_exe().expect("test executable path");
+        let lib_dir = exe.parent().expect("target/<profile>/deps/<test>");
+        for lib in ["libmbhash.a", "libmbhash.so"] {
+            assert!(
+                lib_dir.join(lib).exists(),
+                "{} missing: cargo builds it with the crate's library",
+                lib_dir.join(lib).display()
+            );
+        }
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c-tests");
+        let prefix = out.join("prefix");
+        let _ = std::fs::remove_dir_all(&prefix);
+        std::fs::create_dir_all(&out).expect("create the build directory");
+        let mut cmd = Command::new("sh");
+        cmd.arg(crate_dir().join("install.sh"))
+            .arg("--prefix")
+            .arg(&prefix)
+            .arg("--lib-dir")
+            .arg(lib_dir)
+            .args(["--version", env!("CARGO_PKG_VERSION")]);
+        run_ok(&mut cmd, "install.sh");
+        let pkg_config = Command::new("pkg-config")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !pkg_config {
+            skipped("pkg-config checks: pkg-config is not installed");
+        }
+        Install {
+            out,
+            pkg_config_path: prefix.join("lib/pkgconfig"),
+            prefix,
+            pkg_config,
+        }
+    })
+}
+
+impl Install {
+    fn include(&self) -> PathBuf {
+        self.prefix.join("include")
+    }
+
+    fn libdir(&self) -> PathBuf {
+        self.prefix.join("lib")
+    }
+
+    /// `pkg-config ARGS mbhash` against the installed `mbhash.pc`.
+    fn pkg_config(&self, args: &[&str]) -> Vec<String> {
+        let out = run_ok(
+            Command::new("pkg-config")
+                .args(args)
+                .arg("mbhash")
+                .env("PKG_CONFIG_PATH", &self.pkg_config_path),
+            "pkg-config",
+        );
+        String::from_utf8(out.stdout)
+            .expect("pkg-config prints text")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// A variable of the installed `mbhash.pc`, read without pkg-config
+    /// (only for a machine without it).
+    fn pc_variable(&self, name: &str) -> String {
+        let pc = std::fs::read_to_string(self.pkg_config_path.join("mbhash.pc"))
+            .expect("mbhash.pc is installed");
+        pc.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name}=")))
+            .unwrap_or_else(|| panic!("mbhash.pc has no {name}"))
+            .to_string()
+    }
+
+    /// Compiler and linker flags for a program using the library.
+    fn flags(&self, link: Link) -> Vec<String> {
+        let mut flags = Vec::new();
+        match (link, self.pkg_config) {
+            (Link::Static, true) => {
+                // The archive by path (-lmbhash would pick the .so), then the
+                // system libraries it needs.
+                flags.extend(self.pkg_config(&["--cflags"]));
+                let libdir = self.pkg_config(&["--variable=libdir"]).concat();
+                flags.push(format!("{libdir}/libmbhash.a"));
+                flags.extend(self.pkg_config(&["--variable=native_static_libs"]));
+            }
+            (Link::Static, false) => {
+                flags.push(format!("-I{}", self.include().display()));
+                flags.push(format!("{}/libmbhash.a", self.libdir().display()));
+                flags.extend(
+                    self.pc_variable("native_static_libs")
+                        .split_whitespace()
+                        .map(str::to_string),
+                );
+            }
+            (Link::Shared, true) => {
+                flags.extend(self.pkg_config(&["--cflags", "--libs"]));
+                flags.push(format!("-Wl,-rpath,{}", self.libdir().display()));
+            }
+            (Link::Shared, false) => {
+                flags.push(format!("-I{}", self.include().display()));
+                flags.push(format!("-L{}", self.libdir().display()));
+                flags.push("-lmbhash".into());
+                flags.push(format!("-Wl,-rpath,{}", self.libdir().display()));
+            }
+        }
+        flags
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Link {
+    /// `libmbhash.a`, with ASan and UBSan.
+    Static,
+    /// `libmbhash.so`, no sanitizer (for valgrind).
+    Shared,
+}
+
+/// Runs a command; panics with its output unless it succeeds.
+fn run_ok(cmd: &mut Command, what: &str) -> Output {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
+    if !out.status.success() {
+        panic!(
+            "{what} failed ({}): {cmd:?}\n--- stdout\n{}\n--- stderr\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    out
+}
+
+/// Builds one C (or C++) program; returns its path.
+fn build(source: &Path, name: &str, link: Link) -> PathBuf {
+    let inst = install();
+    let cxx = source.extension().is_some_and(|e| e == "cpp");
+    let exe = inst.out.join(format!("{name}-{link:?}").to_lowercase());
+    let compiler = if cxx {
+        std::env::var("CXX").unwrap_or_else(|_| "c++".into())
+    } else {
+        std::env::var("CC").unwrap_or_else(|_| "cc".into())
+    };
+    let mut cmd = Command::new(compiler);
+    cmd.arg(if cxx { "-std=c++11" } else { "-std=c11" });
+    cmd.args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-g", "-O1"]);
+    if link == Link::Static {
+        cmd.args([
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ]);
+    }
+    if cfg!(debug_assertions) {
+        // The library has its panic test hook in debug builds only.
+        cmd.arg("-DMBH_TEST_DEBUG_PANIC");
+    }
+    cmd.arg(source).arg("-o").arg(&exe).args(inst.flags(link));
+    run_ok(&mut cmd, &format!("building {}", source.display()));
+    exe
+}
+
+fn c_test(name: &str) -> PathBuf {
+    crate_dir().join("tests/c").join(format!("{name}.c"))
+}
+
+/// Prints a SKIPPED line past the test harness's output capture.
+fn skipped(what: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {what}");
+}
+
+/// True if valgrind runs here; otherwise prints why the test is skipped,
+/// and panics if `MBHASH_REQUIRE` names valgrind.
+fn valgrind_or_skip(test: &str) -> bool {
+    if Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return true;
+    }
+    let required = std::env::var("MBHASH_REQUIRE").unwrap_or_default();
+    if required
+        .split(',')
+        .any(|r| matches!(r.trim(), "valgrind" | "all"))
+    {
+        panic!("{test}: MBHASH_REQUIRE names valgrind, but valgrind is not installed");
+    }
+    skipped(&format!(
+        "{test}: valgrind is not installed (apt-get install valgrind)"
+    ));
+    false
+}
+
+/// Runs a test program (under valgrind if asked) and returns its stdout.
+fn run(exe: &Path, args: &[&str], env: &[(&str, String)], valgrind: bool) -> String {
+    let mut cmd = if valgrind {
+        let mut c = Command::new("valgrind");
+        c.args([
+            "--quiet",
+            "--error-exitcode=99",
+            "--leak-check=full",
+            "--errors-for-leak-kinds=definite,indirect",
+            "--show-leak-kinds=definite,indirect",
+        ])
+        .arg(exe);
+        c
+    } else {
+        Command::new(exe)
+    };
+    cmd.args(args).env("RUST_BACKTRACE", "0");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = run_ok(&mut cmd, &exe.display().to_string());
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
+    print!("{stdout}");
+    stdout
+}
+
+fn vectors() -> String {
+    repo_dir().join("tests/vectors").display().to_string()
+}
+
+/// `MBHASH_DISABLE` plus avx512: makes sure some engine is unsupported.
+fn disable_avx512() -> String {
+    match std::env::var("MBHASH_DISABLE") {
+        Ok(v) if !v.trim().is_empty() => format!("{v},avx512"),
+        _ => "avx512".into(),
+    }
+}
+
+fn errors_runs(exe: &Path, valgrind: bool) {
+    run(exe, &[], &[("MBHASH_DISABLE", disable_avx512())], valgrind);
+    run(
+        exe,
+        &["bad-env"],
+        &[
+            ("MBHASH_DISABLE", disable_avx512()),
+            ("MBHASH_SHA256_ENGINE", "bogus".into()),
+            ("MBHASH_SHA512_ENGINE", "avx512".into()),
+        ],
+        valgrind,
+    );
+}
+
+#[test]
+fn crc32c_asan() {
+    let exe = build(&c_test("crc32c"), "crc32c", Link::Static);
+    run(&exe, &[], &[], false);
+}
+
+#[test]
+fn crc32c_valgrind() {
+    if valgrind_or_skip("crc32c_valgrind") {
+        let exe = build(&c_test("crc32c"), "crc32c", Link::Shared);
+        run(&exe, &[], &[], true);
+    }
+}
+
+#[test]
+fn nist_asan() {
+    let exe = build(&c_test("nist"), "nist", Link::Static);
+    run(&exe, &[&vectors()], &[], false);
+}
+
+#[test]
+fn streams_asan() {
+    let exe = build(&c_test("streams"), "streams", Link::Static);
+    run(&exe, &[], &[], false);
+    run(&exe, &["full", "0x1234567"], &[], false);
+}
+
+#[test]
+fn errors_asan() {
+    let exe = build(&c_test("errors"), "errors", Link::Static);
+    errors_runs(&exe, false);
+}
+
+#[test]
+fn nist_valgrind() {
+    if valgrind_or_skip("nist_valgrind") {
+        let exe = build(&c_test("nist"), "nist", Link::Shared);
+        run(&exe, &[&vectors(), "quick"], &[], true);
+    }
+}
+
+#[test]
+fn streams_valgrind() {
+    if valgrind_or_skip("streams_valgrind") {
+        let exe = build(&c_test("streams"), "streams", Link::Shared);
+        run(&exe, &["quick"], &[], true);
+    }
+}
+
+#[test]
+fn errors_valgrind() {
+    if valgrind_or_skip("errors_valgrind") {
+        let exe = build(&c_test("errors"), "errors", Link::Shared);
+        errors_runs(&exe, true);
+    }
+}
+
+/// The header compiles as C++ and the library runs from C++.
+#[test]
+fn header_as_cxx() {
+    let exe = build(&crate_dir().join("tests/c/cxx.cpp"), "cxx", Link::Shared);
+    let out = run(&exe, &[], &[], false);
+    assert!(out.contains(concat!("mbhash ", env!("CARGO_PKG_VERSION"))));
+}
+
+/// Files of awkward sizes for the example, and their contents.
+fn example_files(dir: &Path, sizes: &[usize]) -> Vec<(PathBuf, Vec<u8>)> {
+    std::fs::create_dir_all(dir).expect("create the files' directory");
+    let mut x = 0x2545_f491_4f6c_dd1d_u64;
+    sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &size)| {
+            let data: Vec<u8> = (0..size)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x >> 24) as u8
+                })
+                .collect();
+            let path = dir.join(format!("file{i}-{size}"));
+            std::fs::write(&path, &data).expect("write a file");
+            (path, data)
+        })
+        .collect()
+}
+
+/// Runs the example over `files` and checks every line against the sha2
+/// crate.
+fn check_example<D: Digest>(
+    exe: &Path,
+    opts: &[&str],
+    files: &[(PathBuf, Vec<u8>)],
+    valgrind: bool,
+) {
+    let mut args: Vec<String> = opts.iter().map(|s| s.to_string()).collect();
+    args.extend(files.iter().map(|(p, _)| p.display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(exe, &args, &[], valgrind);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), files.len(), "one line per file:\n{out}");
+    for (line, (path, data)) in lines.iter().zip(files) {
+        let want: String = D::digest(data).iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(*line, format!("{want}  {}", path.display()), "{opts:?}");
+    }
+}
+
+const EXAMPLE_SIZES: [usize; 10] = [
+    0, 1, 55, 64, 65535, 65536, 65537, 131_072, 200_001, 1_000_003,
+];
+
+#[test]
+fn example_asan() {
+    let exe = build(
+        &repo_dir().join("examples/c/mbhsum.c"),
+        "mbhsum",
+        Link::Static,
+    );
+    let files = example_files(&install().out.join("example-files"), &EXAMPLE_SIZES);
+    check_example::<sha2::Sha256>(&exe, &[], &files, false);
+    check_example::<sha2::Sha224>(&exe, &["-a", "sha224", "-e", "scalar"], &files, false);
+    check_example::<sha2::Sha512>(&exe, &["-a", "sha512"], &files, false);
+    check_example::<sha2::Sha384>(&exe, &["-a", "sha384", "-e", "auto"], &files, false);
+    check_example::<sha2::Sha512_256>(&exe, &["-a", "sha512-256"], &files, false);
+    check_example::<sha2::Sha512_224>(&exe, &["-a", "sha512-224"], &files, false);
+    // More files than the example keeps open at once.
+    let many: Vec<usize> = (0..70).map(|i| i * 997).collect();
+    let files = example_files(&install().out.join("example-many"), &many);
+    check_example::<sha2::Sha256>(&exe, &[], &files, false);
+    // A missing file: reported, the others still hashed, exit status 1.
+    let out = Command::new(&exe)
+        .arg(&files[0].0)
+        .arg(install().out.join("no-such-file"))
+        .output()
+        .expect("run the example");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-file"));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 1);
+}
+
+#[test]
+fn example_valgrind() {
+    if valgrind_or_skip("example_valgrind") {
+        let exe = build(
+            &repo_dir().join("examples/c/mbhsum.c"),
+            "mbhsum",
+            Link::Shared,
+        );
+        let files = example_files(&install().out.join("example-small"), &EXAMPLE_SIZES[..8]);
+        check_example::<sha2::Sha256>(&exe, &[], &files, true);
+        check_example::<sha2::Sha384>(&exe, &["-a", "sha384"], &files, true);
+    }
+}
