@@ -184,7 +184,7 @@ where
     let ticks = (max_x - min_x) as usize + 1;
     let step = ticks.div_ceil(7).max(1);
     let label = |x: &f64| {
-        if (x - min_x).round() as usize % step != 0 {
+        if !((x - min_x).round() as usize).is_multiple_of(step) {
             return String::new();
         }
         let v = x.exp2().round() as usize;
@@ -246,6 +246,7 @@ mod tests {
                 );
                 rec.record("sha256", "sha2", size, streams, base);
             }
+            rec.record("crc32c", "mbhash/vpclmul", size, 1, base * 20.0);
         }
         rec.write().unwrap();
         let svg = std::fs::read_to_string(&path).unwrap();
