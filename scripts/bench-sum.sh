@@ -4,8 +4,9 @@
 #     `find . -type f -print0 | xargs -0 sha256sum` (goal: at least 3x faster);
 #   * one 1 GiB file: `mbhash sum FILE` against `openssl dgst -sha256 FILE`
 #     (goal: at least as fast).
-# Uses hyperfine when present (apt-get install hyperfine), else a plain
-# timing loop; reports the median of RUNS runs (default 10) after warm-up.
+# Uses hyperfine when present (apt-get install hyperfine) unless NO_HYPERFINE
+# is set, else a plain timing loop; reports the median of RUNS runs (default
+# 10) after two warm-up runs.
 #
 #   scripts/bench-sum.sh              # build, make the data once, measure
 #   RUNS=20 BENCH_DIR=/tmp/x scripts/bench-sum.sh
@@ -64,9 +65,12 @@ median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[
 measure() {
     local name=$1; shift
     local cmd=$*
-    if command -v hyperfine >/dev/null; then
+    if [ -z "${NO_HYPERFINE:-}" ] && command -v hyperfine >/dev/null; then
         local json=$work/hyperfine.json
-        hyperfine --style none --warmup 2 --runs "$runs" --export-json "$json" "$cmd" >/dev/null
+        # hyperfine's warnings (outliers on a shared machine) would clutter
+        # the report; they are shown only if it fails.
+        hyperfine --style none --warmup 2 --runs "$runs" --export-json "$json" "$cmd" \
+            >/dev/null 2>"$work/hyperfine.err" || { cat "$work/hyperfine.err" >&2; exit 1; }
         local m
         m=$(perl -0777 -ne 'print $1 if /"median":\s*([0-9.eE+-]+)/' "$json")
         echo "$name $m"
@@ -77,7 +81,7 @@ measure() {
             t0=$(date +%s.%N)
             bash -c "$cmd" >/dev/null
             t1=$(date +%s.%N)
-            times+=("$(echo "$t1 - $t0" | bc -l)")
+            times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')")
         done
         echo "$name $(median "${times[@]}")"
     fi
