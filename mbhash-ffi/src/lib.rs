@@ -35,6 +35,9 @@ mod alg;
 mod boundary;
 mod ctx;
 mod engine;
+/// cbindgen:ignore
+#[cfg(target_pointer_width = "64")]
+mod isal;
 mod manager;
 mod many;
 
