@@ -12,15 +12,15 @@
 //!
 //! The layers are isa-l_crypto's:
 //!
-//! * [`layout`]: the structures C sees, byte for byte as isa-l_crypto lays
+//! * `layout`: the structures C sees, byte for byte as isa-l_crypto lays
 //!   them out (a job at offset 0 of each context; the manager's size), and
 //!   our own lane state inside the manager's memory;
-//! * [`lanes`]: the job manager ("scheduler"): jobs of whole blocks in SIMD
+//! * `lanes`: the job manager ("scheduler"): jobs of whole blocks in SIMD
 //!   lanes, run through the configured engine's
 //!   [`LaneEngine::compress_lanes`](mbhash_core::engine::LaneEngine::compress_lanes);
-//! * [`ctx`]: the context layer: flags, errors, partial blocks and padding
+//! * `ctx`: the context layer: flags, errors, partial blocks and padding
 //!   in the context's `partial_block_buffer`, exactly as isa-l_crypto does;
-//! * [`api`]: the exports, their argument checks and panic boundaries.
+//! * `api`: the exports, their argument checks and panic boundaries.
 //!
 //! Everything lives in caller memory: that API has no free call.
 //!
