@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds and installs the mbhash C library: include/mbhash.h, libmbhash.a,
-# libmbhash.so (with its soname links) and the pkg-config file mbhash.pc.
+# libmbhash.so (with its soname links), the pkg-config file mbhash.pc, and
+# the isa-l_crypto compatible headers include/isa-l_crypto/*.h.
 #
 #   mbhash-ffi/install.sh [--prefix DIR] [--libdir DIR] [--includedir DIR]
 #                         [--destdir DIR] [--lib-dir DIR]
@@ -53,8 +54,9 @@ minor=${version#*.}
 minor=${minor%%.*}
 if [ "$major" = 0 ]; then soname=libmbhash.so.0.$minor; else soname=libmbhash.so.$major; fi
 
-install -d "$destdir$libdir/pkgconfig" "$destdir$includedir"
+install -d "$destdir$libdir/pkgconfig" "$destdir$includedir" "$destdir$includedir/isa-l_crypto"
 install -m 644 "$here/include/mbhash.h" "$destdir$includedir/mbhash.h"
+install -m 644 "$here"/include/isa-l_crypto/*.h "$destdir$includedir/isa-l_crypto/"
 install -m 644 "$from/libmbhash.a" "$destdir$libdir/libmbhash.a"
 install -m 755 "$from/libmbhash.so" "$destdir$libdir/libmbhash.so.$version"
 ln -sf "libmbhash.so.$version" "$destdir$libdir/$soname"

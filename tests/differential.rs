@@ -190,3 +190,38 @@ fn sha512_256_differential() {
 fn sha512_224_differential() {
     sha512_family::<Sha512_224>();
 }
+
+/// Batches of short messages (each padded fits in two blocks) take a path of
+/// their own in `hash_many`: every length up to the limit, every batch size,
+/// every engine.
+#[test]
+fn hash_many_short_messages() {
+    fn family<A: Algorithm>(max: usize)
+    where
+        A::Family: TestFamily,
+    {
+        let mut rng = Rng::new(max as u64);
+        for engine in <A::Family as TestFamily>::engines() {
+            for count in [2, 3, 7, 16, 17, 40] {
+                let jobs: Vec<Job> = (0..count)
+                    .map(|i| {
+                        let len = if i % 3 == 0 {
+                            max - i % 4
+                        } else {
+                            rng.below(max + 1)
+                        };
+                        Job::random(&mut rng, len, false)
+                    })
+                    .collect();
+                let msgs: Vec<&[u8]> = jobs.iter().map(Job::message).collect();
+                let mut out = vec![A::ZERO_OUTPUT; count];
+                mbhash::hash_many_with::<A>(engine, &msgs, &mut out);
+                check_digests::<A>(&format!("short {} x{count}", engine.name()), &jobs, &out);
+            }
+        }
+    }
+    family::<Sha256>(119);
+    family::<Sha224>(119);
+    family::<Sha512>(239);
+    family::<Sha512_256>(239);
+}

@@ -689,7 +689,7 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
 
 /// Indices of the set bits of `mask`, lowest first.
 #[inline]
-fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
+pub(crate) fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
     let mut m = mask;
     core::iter::from_fn(move || {
         (m != 0).then(|| {

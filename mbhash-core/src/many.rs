@@ -1,8 +1,8 @@
 //! Hash many independent messages at once.
 
-use crate::alg::{Algorithm, Family, MAX_LANES};
+use crate::alg::{Algorithm, BlockOf, Family, MAX_LANES};
 use crate::engine::LaneEngine;
-use crate::manager::{Context, Flags, JobManager};
+use crate::manager::{Context, Flags, JobManager, lanes_of, pad};
 
 /// Hashes every message and returns the digests in the same order.
 ///
@@ -57,6 +57,9 @@ pub fn hash_many_with<A: Algorithm>(
         out[0] = hasher.finalize_reset_output();
         return;
     }
+    if short_messages::<A>(engine, messages, out) {
+        return;
+    }
     // Contexts are made on demand (at most one more than the manager holds)
     // and recycled as jobs come back: no allocation whatever the number of
     // messages, and little set-up for a few.
@@ -93,4 +96,56 @@ pub fn hash_many_with<A: Algorithm>(
     while let Some(done) = manager.flush() {
         finish(done, out);
     }
+}
+
+/// Many short messages (each padded fits in two blocks, e.g. up to 119
+/// bytes for SHA-256): padded straight into a stack buffer a lane-full at a
+/// time and compressed with one kernel call per block count, with no
+/// contexts or manager. Returns false, doing nothing, if a message is longer.
+fn short_messages<A: Algorithm>(
+    engine: <A::Family as Family>::Engine,
+    messages: &[&[u8]],
+    out: &mut [A::Output],
+) -> bool {
+    let block_len = <A::Family as Family>::BLOCK_LEN;
+    let max = 2 * block_len - 1 - <A::Family as Family>::LENGTH_LEN;
+    if messages.iter().any(|m| m.len() > max) {
+        return false;
+    }
+    let lanes = engine.lanes().max(1);
+    let zero = <A::Family as Family>::ZERO_BLOCK;
+    let mut bufs: [[BlockOf<A>; 2]; MAX_LANES] = [[zero; 2]; MAX_LANES];
+    let mut states = [A::IV; MAX_LANES];
+    for (msgs, outs) in messages.chunks(lanes).zip(out.chunks_mut(lanes)) {
+        // Lanes whose padded message is one block, and two blocks.
+        let mut masks = [0u32; 2];
+        for (i, m) in msgs.iter().enumerate() {
+            let bytes = <A::Family as Family>::bytes_mut(&mut bufs[i]);
+            bytes[..m.len()].copy_from_slice(m);
+            let blocks = pad::<A::Family>(&mut bufs[i], m.len(), m.len() as u64);
+            masks[blocks - 1] |= 1 << i;
+        }
+        // One kernel call per block count. A kernel may run lanes outside
+        // the busy mask (their state is garbage afterwards), so each call
+        // starts its own lanes from the IV and their digests are taken at
+        // once.
+        for (n, busy) in [(1, masks[0]), (2, masks[1])] {
+            if busy == 0 {
+                continue;
+            }
+            let filler = busy.trailing_zeros() as usize;
+            let blocks: [&[BlockOf<A>]; MAX_LANES] = core::array::from_fn(|i| {
+                let lane = if busy & (1 << i) != 0 { i } else { filler };
+                &bufs[lane][..n]
+            });
+            for i in lanes_of(busy) {
+                states[i] = A::IV;
+            }
+            engine.compress_lanes(&mut states, &blocks, busy);
+            for i in lanes_of(busy) {
+                <A::Family as Family>::write_digest(&states[i], outs[i].as_mut());
+            }
+        }
+    }
+    true
 }

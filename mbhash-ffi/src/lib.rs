@@ -36,6 +36,9 @@ mod boundary;
 mod crc32c;
 mod ctx;
 mod engine;
+/// cbindgen:ignore
+#[cfg(target_pointer_width = "64")]
+mod isal;
 mod manager;
 mod many;
 

@@ -1,6 +1,8 @@
 //! Shared test support: a seeded PRNG and the skip/require policy.
 #![allow(dead_code)]
 
+pub mod harness;
+
 use mbhash_simd::cpu::{self, Feature};
 
 /// xoshiro-style 64-bit generator (splitmix64); deterministic, seedable.

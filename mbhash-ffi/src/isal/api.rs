@@ -1,0 +1,447 @@
+//! The exports: `isal_sha{256,512}_ctx_mgr_{init,submit,flush}` and the
+//! deprecated `sha{256,512}_ctx_mgr_{init,submit,flush}`.
+//!
+//! The `isal_` functions check their arguments in isa-l_crypto's order
+//! (manager, then contexts, then the source buffer), and map a context
+//! refused by the submit to an error code (the context is still written to
+//! `*ctx_out`, as isa-l_crypto does). Beyond isa-l_crypto, a manager that
+//! is misaligned or was never initialised is `ISAL_CRYPTO_ERR_NULL_MGR`, a
+//! misaligned context `ISAL_CRYPTO_ERR_NULL_CTX`, and a NULL buffer with a
+//! non-zero length `ISAL_CRYPTO_ERR_NULL_SRC` whatever the flags (isa-l_crypto
+//! would read through it). The deprecated functions cannot report these:
+//! they return NULL for a bad manager or context, and hand back a context
+//! submitted with a NULL buffer and a non-zero length at once, with its
+//! `error` set to `ISAL_HASH_CTX_ERROR_INVALID_FLAGS`.
+//!
+//! Every export is wrapped in a panic boundary. A panic (a bug in mbhash)
+//! becomes [`ERR_PANIC`] or NULL, and poisons the manager it happened in:
+//! later calls on it return `ERR_PANIC` or NULL until it is initialised
+//! again.
+
+use core::ffi::c_int;
+use core::ptr;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use mbhash_core::alg::{Sha256Family, Sha512Family};
+use mbhash_core::engine::{EngineError, LaneEngine};
+
+use super::ctx::{self, NullSource};
+use super::lanes::{LaneMgr, MgrState};
+use super::layout::{CTX_ALIGN, HashCtx, IsalFamily, MGR_ALIGN, Sha256CtxMgr, Sha512CtxMgr};
+use super::{ERROR_ALREADY_COMPLETED, ERROR_ALREADY_PROCESSING, ERROR_INVALID_FLAGS};
+use super::{ERROR_NONE, HASH_ENTIRE};
+
+/// `ISAL_CRYPTO_ERR_NULL_SRC`.
+const ERR_NULL_SRC: c_int = 2000;
+/// `ISAL_CRYPTO_ERR_NULL_CTX`.
+const ERR_NULL_CTX: c_int = 2002;
+/// `ISAL_CRYPTO_ERR_NULL_MGR`.
+const ERR_NULL_MGR: c_int = 2003;
+/// `ISAL_CRYPTO_ERR_INVALID_FLAGS`.
+const ERR_INVALID_FLAGS: c_int = 2011;
+/// `ISAL_CRYPTO_ERR_ALREADY_PROCESSING`.
+const ERR_ALREADY_PROCESSING: c_int = 2012;
+/// `ISAL_CRYPTO_ERR_ALREADY_COMPLETED`.
+const ERR_ALREADY_COMPLETED: c_int = 2013;
+/// `MBH_ISAL_ERR_ENGINE` (an mbhash extension): the engine named by
+/// `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE` is unknown or
+/// unsupported on this CPU.
+const ERR_ENGINE: c_int = 2900;
+/// `MBH_ISAL_ERR_PANIC` (an mbhash extension): a Rust panic was caught (a
+/// bug in mbhash), or the manager was poisoned by one.
+pub(crate) const ERR_PANIC: c_int = 2901;
+
+/// The configured engine of the family.
+fn engine<F: IsalFamily>() -> Result<F::Engine, EngineError> {
+    <F::Engine as LaneEngine<F>>::configured()
+}
+
+/// Checks a manager pointer: non-NULL, aligned, initialised, not poisoned.
+///
+/// # Safety
+/// `mgr` is NULL or valid for reads of `F::MGR_SIZE` bytes.
+unsafe fn check_mgr<F: IsalFamily>(mgr: *mut F::Mgr) -> Result<*mut LaneMgr<F>, c_int> {
+    if mgr.is_null() || !(mgr as usize).is_multiple_of(MGR_ALIGN) {
+        return Err(ERR_NULL_MGR);
+    }
+    let lanes = mgr.cast::<LaneMgr<F>>();
+    // SAFETY: non-NULL, aligned and readable (the caller's contract).
+    match unsafe { LaneMgr::state(lanes) } {
+        MgrState::Ready => Ok(lanes),
+        MgrState::Poisoned => Err(ERR_PANIC),
+        MgrState::Uninitialised => Err(ERR_NULL_MGR),
+    }
+}
+
+/// Checks a context pointer: non-NULL and aligned.
+fn check_ctx<F: IsalFamily>(ctx: *mut HashCtx<F>) -> Result<(), c_int> {
+    if ctx.is_null() || !(ctx as usize).is_multiple_of(CTX_ALIGN) {
+        Err(ERR_NULL_CTX)
+    } else {
+        Ok(())
+    }
+}
+
+/// Runs `f` on a checked manager, marked busy for the duration (so a panic
+/// leaves it poisoned).
+///
+/// # Safety
+/// `mgr` was returned by [`check_mgr`] and no reference to it exists.
+unsafe fn with_mgr<F: IsalFamily, T>(
+    mgr: *mut LaneMgr<F>,
+    f: impl FnOnce(&mut LaneMgr<F>, &F::Engine) -> T,
+) -> Result<T, c_int> {
+    let engine = engine::<F>().map_err(|_| ERR_ENGINE)?;
+    // SAFETY: checked (non-NULL, aligned, initialised; our layout fits in
+    // the C type) and unreferenced elsewhere (the caller's contract).
+    let m = unsafe { &mut *mgr };
+    m.enter();
+    let out = f(m, &engine);
+    m.leave();
+    Ok(out)
+}
+
+/// A panic boundary returning an error code.
+fn boundary(f: impl FnOnce() -> Result<(), c_int>) -> c_int {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(())) => 0,
+        Ok(Err(code)) => code,
+        Err(_) => ERR_PANIC,
+    }
+}
+
+/// A panic boundary returning a context pointer (NULL on a panic).
+fn boundary_ptr<T>(f: impl FnOnce() -> *mut T) -> *mut T {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or(ptr::null_mut())
+}
+
+/// `isal_*_ctx_mgr_init`.
+///
+/// # Safety
+/// `mgr` is NULL or valid for writes of `F::MGR_SIZE` bytes, with no job in
+/// flight that is still wanted.
+unsafe fn isal_init<F: IsalFamily>(mgr: *mut F::Mgr) -> c_int {
+    boundary(|| {
+        if mgr.is_null() || !(mgr as usize).is_multiple_of(MGR_ALIGN) {
+            return Err(ERR_NULL_MGR);
+        }
+        let lanes = mgr.cast::<LaneMgr<F>>();
+        match engine::<F>() {
+            // SAFETY: non-NULL, aligned and writable (the caller's
+            // contract); written without being read.
+            Ok(_) => unsafe { lanes.write(LaneMgr::new()) },
+            Err(_) => {
+                // SAFETY: as above; an uninitialised manager is refused by
+                // every later call.
+                unsafe { (lanes.cast::<u8>()).write_bytes(0, size_of::<LaneMgr<F>>()) };
+                return Err(ERR_ENGINE);
+            }
+        }
+        Ok(())
+    })
+}
+
+/// `isal_*_ctx_mgr_submit`.
+///
+/// # Safety
+/// As the C function: `mgr` is NULL or an initialised manager; `ctx_in` is
+/// NULL or a valid context that stays valid and untouched until it comes
+/// back; `ctx_out` is NULL or writable; `buffer` is readable for `len`
+/// bytes until the context comes back.
+unsafe fn isal_submit<F: IsalFamily>(
+    mgr: *mut F::Mgr,
+    ctx_in: *mut HashCtx<F>,
+    ctx_out: *mut *mut HashCtx<F>,
+    buffer: *const u8,
+    len: u32,
+    flags: u32,
+) -> c_int {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let lanes = unsafe { check_mgr::<F>(mgr)? };
+        check_ctx(ctx_in)?;
+        if ctx_out.is_null() || !(ctx_out as usize).is_multiple_of(align_of::<*mut u8>()) {
+            return Err(ERR_NULL_CTX);
+        }
+        if buffer.is_null() && (flags == 0 || flags == HASH_ENTIRE) {
+            return Err(ERR_NULL_SRC);
+        }
+        // SAFETY: a checked manager; the context and buffer contracts are
+        // the caller's.
+        let out = unsafe { with_mgr(lanes, |m, e| ctx::submit(m, e, ctx_in, buffer, len, flags))? };
+        let out = out.map_err(|NullSource| ERR_NULL_SRC)?;
+        // SAFETY: writable (checked non-NULL and aligned; the caller's
+        // contract); the context that came back is the caller's again.
+        let error = unsafe {
+            ctx_out.write(out);
+            if out.is_null() {
+                ERROR_NONE
+            } else {
+                (&raw const (*out).error).read()
+            }
+        };
+        match error {
+            ERROR_INVALID_FLAGS => Err(ERR_INVALID_FLAGS),
+            ERROR_ALREADY_PROCESSING => Err(ERR_ALREADY_PROCESSING),
+            ERROR_ALREADY_COMPLETED => Err(ERR_ALREADY_COMPLETED),
+            _ => Ok(()),
+        }
+    })
+}
+
+/// `isal_*_ctx_mgr_flush`.
+///
+/// # Safety
+/// `mgr` is NULL or an initialised manager; `ctx_out` is NULL or writable.
+unsafe fn isal_flush<F: IsalFamily>(mgr: *mut F::Mgr, ctx_out: *mut *mut HashCtx<F>) -> c_int {
+    boundary(|| {
+        // SAFETY: forwarded contract.
+        let lanes = unsafe { check_mgr::<F>(mgr)? };
+        if ctx_out.is_null() || !(ctx_out as usize).is_multiple_of(align_of::<*mut u8>()) {
+            return Err(ERR_NULL_CTX);
+        }
+        // SAFETY: a checked manager; its contexts are valid (the contract of
+        // submit).
+        let out = unsafe { with_mgr(lanes, |m, e| ctx::flush(m, e))? };
+        // SAFETY: writable (checked; the caller's contract).
+        unsafe { ctx_out.write(out) };
+        Ok(())
+    })
+}
+
+/// The deprecated `*_ctx_mgr_init`: no way to report a misconfigured
+/// engine, so it aborts with a message (as a Rust `JobManager::new` panics).
+///
+/// # Safety
+/// As [`isal_init`].
+unsafe fn old_init<F: IsalFamily>(mgr: *mut F::Mgr) {
+    // SAFETY: forwarded contract.
+    if unsafe { isal_init::<F>(mgr) } == ERR_ENGINE {
+        if let Err(e) = engine::<F>() {
+            eprintln!("mbhash: {e}");
+        }
+        std::process::abort();
+    }
+}
+
+/// The deprecated `*_ctx_mgr_submit`.
+///
+/// # Safety
+/// As [`isal_submit`].
+unsafe fn old_submit<F: IsalFamily>(
+    mgr: *mut F::Mgr,
+    ctx: *mut HashCtx<F>,
+    buffer: *const u8,
+    len: u32,
+    flags: u32,
+) -> *mut HashCtx<F> {
+    boundary_ptr(|| {
+        // SAFETY: forwarded contract.
+        let Ok(lanes) = (unsafe { check_mgr::<F>(mgr) }) else {
+            return ptr::null_mut();
+        };
+        if check_ctx(ctx).is_err() {
+            return ptr::null_mut();
+        }
+        // SAFETY: a checked manager; the rest is the caller's contract.
+        match unsafe { with_mgr(lanes, |m, e| ctx::submit(m, e, ctx, buffer, len, flags)) } {
+            Ok(Ok(out)) => out,
+            Ok(Err(NullSource)) => {
+                // SAFETY: checked, and refused before anything referred to
+                // it: only its error field is written.
+                unsafe { (&raw mut (*ctx).error).write(ERROR_INVALID_FLAGS) };
+                ctx
+            }
+            Err(_) => ptr::null_mut(),
+        }
+    })
+}
+
+/// The deprecated `*_ctx_mgr_flush`.
+///
+/// # Safety
+/// As [`isal_flush`].
+unsafe fn old_flush<F: IsalFamily>(mgr: *mut F::Mgr) -> *mut HashCtx<F> {
+    boundary_ptr(|| {
+        // SAFETY: forwarded contract.
+        let Ok(lanes) = (unsafe { check_mgr::<F>(mgr) }) else {
+            return ptr::null_mut();
+        };
+        // SAFETY: a checked manager; its contexts are valid.
+        unsafe { with_mgr(lanes, |m, e| ctx::flush(m, e)) }.unwrap_or(ptr::null_mut())
+    })
+}
+
+/// `ISAL_SHA256_HASH_CTX`.
+type Sha256Ctx = HashCtx<Sha256Family>;
+/// `ISAL_SHA512_HASH_CTX`.
+type Sha512Ctx = HashCtx<Sha512Family>;
+
+/// Initialises a SHA-256 manager in caller memory (848 bytes) on the
+/// configured engine. Returns 0, `ISAL_CRYPTO_ERR_NULL_MGR`, or
+/// `MBH_ISAL_ERR_ENGINE` when `MBHASH_SHA256_ENGINE` names an engine that
+/// cannot run.
+///
+/// # Safety
+/// `mgr` is NULL or writable for `sizeof(ISAL_SHA256_HASH_CTX_MGR)` bytes;
+/// the jobs in flight in it, if any, are forgotten.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn isal_sha256_ctx_mgr_init(mgr: *mut Sha256CtxMgr) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { isal_init::<Sha256Family>(mgr) }
+}
+
+/// Submits `len` bytes at `buffer` as the next chunk of `ctx_in`'s SHA-256
+/// stream; writes the context that comes back (or NULL) to `*ctx_out`.
+/// Returns 0 or an `ISAL_CRYPTO_ERR_*` code.
+///
+/// # Safety
+/// `mgr` is NULL or an initialised manager used by one thread at a time;
+/// `ctx_in` is NULL or a context (set up by `isal_hash_ctx_init`) that
+/// stays valid and untouched until it comes back; `buffer` stays readable
+/// for `len` bytes until then; `ctx_out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn isal_sha256_ctx_mgr_submit(
+    mgr: *mut Sha256CtxMgr,
+    ctx_in: *mut Sha256Ctx,
+    ctx_out: *mut *mut Sha256Ctx,
+    buffer: *const u8,
+    len: u32,
+    flags: u32,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { isal_submit::<Sha256Family>(mgr, ctx_in, ctx_out, buffer, len, flags) }
+}
+
+/// Runs the SHA-256 manager until a context comes back and writes it (or
+/// NULL if the manager is empty) to `*ctx_out`. Returns 0 or an
+/// `ISAL_CRYPTO_ERR_*` code.
+///
+/// # Safety
+/// `mgr` is NULL or an initialised manager; `ctx_out` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn isal_sha256_ctx_mgr_flush(
+    mgr: *mut Sha256CtxMgr,
+    ctx_out: *mut *mut Sha256Ctx,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { isal_flush::<Sha256Family>(mgr, ctx_out) }
+}
+
+/// Deprecated form of `isal_sha256_ctx_mgr_init`; aborts with a message
+/// if the configured engine cannot run.
+///
+/// # Safety
+/// As `isal_sha256_ctx_mgr_init`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sha256_ctx_mgr_init(mgr: *mut Sha256CtxMgr) {
+    // SAFETY: forwarded contract.
+    unsafe { old_init::<Sha256Family>(mgr) }
+}
+
+/// Deprecated form of `isal_sha256_ctx_mgr_submit`: returns the context
+/// that comes back, or NULL.
+///
+/// # Safety
+/// As `isal_sha256_ctx_mgr_submit`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sha256_ctx_mgr_submit(
+    mgr: *mut Sha256CtxMgr,
+    ctx: *mut Sha256Ctx,
+    buffer: *const u8,
+    len: u32,
+    flags: u32,
+) -> *mut Sha256Ctx {
+    // SAFETY: forwarded contract.
+    unsafe { old_submit::<Sha256Family>(mgr, ctx, buffer, len, flags) }
+}
+
+/// Deprecated form of `isal_sha256_ctx_mgr_flush`: returns the context that
+/// comes back, or NULL.
+///
+/// # Safety
+/// As `isal_sha256_ctx_mgr_flush`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sha256_ctx_mgr_flush(mgr: *mut Sha256CtxMgr) -> *mut Sha256Ctx {
+    // SAFETY: forwarded contract.
+    unsafe { old_flush::<Sha256Family>(mgr) }
+}
+
+/// Initialises a SHA-512 manager in caller memory (720 bytes); as
+/// `isal_sha256_ctx_mgr_init` (`MBHASH_SHA512_ENGINE`).
+///
+/// # Safety
+/// `mgr` is NULL or writable for `sizeof(ISAL_SHA512_HASH_CTX_MGR)` bytes;
+/// the jobs in flight in it, if any, are forgotten.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn isal_sha512_ctx_mgr_init(mgr: *mut Sha512CtxMgr) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { isal_init::<Sha512Family>(mgr) }
+}
+
+/// As `isal_sha256_ctx_mgr_submit`, for SHA-512.
+///
+/// # Safety
+/// As `isal_sha256_ctx_mgr_submit`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn isal_sha512_ctx_mgr_submit(
+    mgr: *mut Sha512CtxMgr,
+    ctx_in: *mut Sha512Ctx,
+    ctx_out: *mut *mut Sha512Ctx,
+    buffer: *const u8,
+    len: u32,
+    flags: u32,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { isal_submit::<Sha512Family>(mgr, ctx_in, ctx_out, buffer, len, flags) }
+}
+
+/// As `isal_sha256_ctx_mgr_flush`, for SHA-512.
+///
+/// # Safety
+/// As `isal_sha256_ctx_mgr_flush`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn isal_sha512_ctx_mgr_flush(
+    mgr: *mut Sha512CtxMgr,
+    ctx_out: *mut *mut Sha512Ctx,
+) -> c_int {
+    // SAFETY: forwarded contract.
+    unsafe { isal_flush::<Sha512Family>(mgr, ctx_out) }
+}
+
+/// Deprecated form of `isal_sha512_ctx_mgr_init`; aborts with a message
+/// if the configured engine cannot run.
+///
+/// # Safety
+/// As `isal_sha512_ctx_mgr_init`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sha512_ctx_mgr_init(mgr: *mut Sha512CtxMgr) {
+    // SAFETY: forwarded contract.
+    unsafe { old_init::<Sha512Family>(mgr) }
+}
+
+/// Deprecated form of `isal_sha512_ctx_mgr_submit`.
+///
+/// # Safety
+/// As `isal_sha512_ctx_mgr_submit`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sha512_ctx_mgr_submit(
+    mgr: *mut Sha512CtxMgr,
+    ctx: *mut Sha512Ctx,
+    buffer: *const u8,
+    len: u32,
+    flags: u32,
+) -> *mut Sha512Ctx {
+    // SAFETY: forwarded contract.
+    unsafe { old_submit::<Sha512Family>(mgr, ctx, buffer, len, flags) }
+}
+
+/// Deprecated form of `isal_sha512_ctx_mgr_flush`.
+///
+/// # Safety
+/// As `isal_sha512_ctx_mgr_flush`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn sha512_ctx_mgr_flush(mgr: *mut Sha512CtxMgr) -> *mut Sha512Ctx {
+    // SAFETY: forwarded contract.
+    unsafe { old_flush::<Sha512Family>(mgr) }
+}

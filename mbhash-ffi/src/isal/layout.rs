@@ -1,0 +1,189 @@
+//! The structures C sees, laid out as isa-l_crypto 2.25/2.26 lays them out
+//! on x86-64 (and any other LP64 target), and the lane state we keep inside
+//! a manager's memory.
+//!
+//! The Rust views of the job and the context are aligned to 8, not to 64 as
+//! the C types are: a caller that allocates contexts with plain `malloc`
+//! (which isa-l_crypto tolerates) still gets through. Their sizes and field
+//! offsets are those of the C types, checked below (and by static asserts
+//! in the C tests).
+
+use core::ffi::c_void;
+use core::mem::{MaybeUninit, align_of, offset_of, size_of};
+
+use mbhash_core::alg::{Algorithm, Family, Sha256, Sha256Family, Sha512, Sha512Family};
+
+use super::lanes::LaneMgr;
+
+/// What differs between isa-l_crypto's SHA-256 and SHA-512 managers.
+pub(crate) trait IsalFamily: Family {
+    /// The algorithm isa-l_crypto computes with this family (its IV).
+    type Alg: Algorithm<Family = Self>;
+    /// `[u8; 2 * BLOCK_LEN]`: the context's partial block buffer.
+    type Partial: AsRef<[u8]> + AsMut<[u8]>;
+    /// Padding after a job's last field, up to a multiple of 64 bytes.
+    type JobTail;
+    /// `[T; MAX_LANES]`: per-lane state of the manager.
+    type Lanes<T: Copy>: Copy + AsRef<[T]> + AsMut<[T]>;
+    /// The C manager type (opaque here).
+    type Mgr;
+    /// Lanes of isa-l_crypto's manager: 16 for SHA-256, 8 for SHA-512.
+    const MAX_LANES: usize;
+    /// `sizeof` of the C manager.
+    const MGR_SIZE: usize;
+    /// `_Alignof` of the C manager.
+    const MGR_ALIGN: usize;
+
+    /// `[value; MAX_LANES]`.
+    fn lanes<T: Copy>(value: T) -> Self::Lanes<T>;
+}
+
+impl IsalFamily for Sha256Family {
+    type Alg = Sha256;
+    type Partial = [u8; 128];
+    type JobTail = [u8; 16];
+    type Lanes<T: Copy> = [T; 16];
+    type Mgr = Sha256CtxMgr;
+    const MAX_LANES: usize = 16;
+    const MGR_SIZE: usize = 848;
+    const MGR_ALIGN: usize = 16;
+
+    fn lanes<T: Copy>(value: T) -> [T; 16] {
+        [value; 16]
+    }
+}
+
+impl IsalFamily for Sha512Family {
+    type Alg = Sha512;
+    type Partial = [u8; 256];
+    type JobTail = [u8; 48];
+    type Lanes<T: Copy> = [T; 8];
+    type Mgr = Sha512CtxMgr;
+    const MAX_LANES: usize = 8;
+    const MGR_SIZE: usize = 720;
+    const MGR_ALIGN: usize = 8;
+
+    fn lanes<T: Copy>(value: T) -> [T; 8] {
+        [value; 8]
+    }
+}
+
+/// `ISAL_SHA256_HASH_CTX_MGR`: 848 bytes aligned to 16. The C header
+/// declares isa-l_crypto's fields so that size and alignment match; what
+/// the bytes hold is ours (a [`LaneMgr`] at offset 0).
+#[repr(C, align(16))]
+pub struct Sha256CtxMgr {
+    _opaque: [u8; 848],
+}
+
+/// `ISAL_SHA512_HASH_CTX_MGR`: 720 bytes aligned to 8 (see
+/// [`Sha256CtxMgr`]).
+#[repr(C, align(8))]
+pub struct Sha512CtxMgr {
+    _opaque: [u8; 720],
+}
+
+/// `ISAL_SHA256_JOB` / `ISAL_SHA512_JOB`: the scheduler's view of a context.
+#[repr(C)]
+pub(crate) struct Job<F: IsalFamily> {
+    /// The job's data: the caller's buffer or the context's partial block.
+    pub buffer: *mut u8,
+    /// The job's length in blocks.
+    pub len: u64,
+    /// C aligns `result_digest` to 64.
+    _gap: MaybeUninit<[u8; 48]>,
+    /// The chaining state, as host-order words: the digest once complete.
+    pub result_digest: [F::Word; 8],
+    /// `ISAL_JOB_STS`.
+    pub status: u32,
+    _gap2: MaybeUninit<[u8; 4]>,
+    /// The caller's; never touched.
+    pub user_data: *mut c_void,
+    _tail: MaybeUninit<F::JobTail>,
+}
+
+/// `ISAL_SHA256_HASH_CTX` / `ISAL_SHA512_HASH_CTX`: one message stream.
+#[repr(C)]
+pub(crate) struct HashCtx<F: IsalFamily> {
+    /// Must be at offset 0.
+    pub job: Job<F>,
+    /// `ISAL_HASH_CTX_STS` bits.
+    pub status: u32,
+    /// `ISAL_HASH_CTX_ERROR`.
+    pub error: i32,
+    /// Bytes submitted to the stream so far (advanced at submit).
+    pub total_length: u64,
+    /// What is left of the chunk being submitted.
+    pub incoming_buffer: *const u8,
+    /// Bytes left at `incoming_buffer`.
+    pub incoming_buffer_length: u32,
+    /// A partial block between chunks; the padding at the end.
+    pub partial_block_buffer: F::Partial,
+    /// Bytes in `partial_block_buffer`.
+    pub partial_block_buffer_length: u32,
+    /// The caller's; never touched.
+    pub user_data: *mut c_void,
+    /// C pads the context to a multiple of 64.
+    _tail: MaybeUninit<[u8; 24]>,
+}
+
+/// The C layouts, as isa-l_crypto 2.25/2.26 has them on LP64 targets.
+const _: () = {
+    type J256 = Job<Sha256Family>;
+    type J512 = Job<Sha512Family>;
+    type C256 = HashCtx<Sha256Family>;
+    type C512 = HashCtx<Sha512Family>;
+
+    assert!(size_of::<J256>() == 128);
+    assert!(offset_of!(J256, buffer) == 0);
+    assert!(offset_of!(J256, len) == 8);
+    assert!(offset_of!(J256, result_digest) == 64);
+    assert!(offset_of!(J256, status) == 96);
+    assert!(offset_of!(J256, user_data) == 104);
+    assert!(size_of::<C256>() == 320);
+    assert!(offset_of!(C256, job) == 0);
+    assert!(offset_of!(C256, status) == 128);
+    assert!(offset_of!(C256, error) == 132);
+    assert!(offset_of!(C256, total_length) == 136);
+    assert!(offset_of!(C256, incoming_buffer) == 144);
+    assert!(offset_of!(C256, incoming_buffer_length) == 152);
+    assert!(offset_of!(C256, partial_block_buffer) == 156);
+    assert!(offset_of!(C256, partial_block_buffer_length) == 284);
+    assert!(offset_of!(C256, user_data) == 288);
+
+    assert!(size_of::<J512>() == 192);
+    assert!(offset_of!(J512, buffer) == 0);
+    assert!(offset_of!(J512, len) == 8);
+    assert!(offset_of!(J512, result_digest) == 64);
+    assert!(offset_of!(J512, status) == 128);
+    assert!(offset_of!(J512, user_data) == 136);
+    assert!(size_of::<C512>() == 512);
+    assert!(offset_of!(C512, job) == 0);
+    assert!(offset_of!(C512, status) == 192);
+    assert!(offset_of!(C512, error) == 196);
+    assert!(offset_of!(C512, total_length) == 200);
+    assert!(offset_of!(C512, incoming_buffer) == 208);
+    assert!(offset_of!(C512, incoming_buffer_length) == 216);
+    assert!(offset_of!(C512, partial_block_buffer) == 220);
+    assert!(offset_of!(C512, partial_block_buffer_length) == 476);
+    assert!(offset_of!(C512, user_data) == 480);
+
+    assert!(align_of::<C256>() == CTX_ALIGN && align_of::<C512>() == CTX_ALIGN);
+
+    // Our lane state fits in the caller's manager and its alignment.
+    assert!(size_of::<Sha256CtxMgr>() == Sha256Family::MGR_SIZE);
+    assert!(align_of::<Sha256CtxMgr>() == Sha256Family::MGR_ALIGN);
+    assert!(size_of::<Sha512CtxMgr>() == Sha512Family::MGR_SIZE);
+    assert!(align_of::<Sha512CtxMgr>() == Sha512Family::MGR_ALIGN);
+    assert!(size_of::<LaneMgr<Sha256Family>>() <= Sha256Family::MGR_SIZE);
+    assert!(size_of::<LaneMgr<Sha512Family>>() <= Sha512Family::MGR_SIZE);
+    assert!(align_of::<LaneMgr<Sha256Family>>() == MGR_ALIGN);
+    assert!(align_of::<LaneMgr<Sha512Family>>() == MGR_ALIGN);
+};
+
+/// The alignment a context pointer must have (the C type's is 64; we need
+/// 8).
+pub(crate) const CTX_ALIGN: usize = 8;
+/// The alignment a manager pointer must have (the C types' are 16 and 8;
+/// we need 8).
+pub(crate) const MGR_ALIGN: usize = 8;

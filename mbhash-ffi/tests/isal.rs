@@ -1,0 +1,387 @@
+//! The isa-l_crypto compatible ABI (`include/isa-l_crypto/*.h`, the
+//! `isal_sha*_ctx_mgr_*` and deprecated `sha*_ctx_mgr_*` exports): builds
+//! `tests/c/isal_*.c` and `tests/c/isal_cxx.cpp` against the libraries this
+//! `cargo test` just built, installed into a scratch prefix by `install.sh`
+//! (the headers as `<prefix>/include/isa-l_crypto/*.h`), and runs them:
+//!
+//! * under ASan + UBSan, linked with `libmbhash.a`, full workloads, on the
+//!   configured engine and on every engine this CPU runs;
+//! * under valgrind, linked with `libmbhash.so`, small workloads (a SKIPPED
+//!   line without valgrind; a failure if `MBHASH_REQUIRE` names it).
+//!
+//! C is compiled with `-std=c11 -Wall -Wextra -Werror -pedantic` (`$CC`,
+//! default `cc`), with both `-I<prefix>/include` and
+//! `-I<prefix>/include/isa-l_crypto`, as programs written for isa-l_crypto
+//! include its headers either way.
+
+use std::ffi::CString;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+/// The scratch install.
+struct Install {
+    out: PathBuf,
+    prefix: PathBuf,
+    /// `native_static_libs` of the installed `mbhash.pc`.
+    static_libs: Vec<String>,
+}
+
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn vectors() -> String {
+    crate_dir()
+        .parent()
+        .expect("the crate is in the workspace")
+        .join("tests/vectors")
+        .display()
+        .to_string()
+}
+
+fn install() -> &'static Install {
+    static INSTALL: OnceLock<Install> = OnceLock::new();
+    INSTALL.get_or_init(|| {
+        // The libraries cargo built with this test, in target/<profile>/deps.
+        let exe = std::env::current_exe().expect("test executable path");
+        let lib_dir = exe.parent().expect("target/<profile>/deps/<test>");
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("isal-tests");
+        let prefix = out.join("prefix");
+        let _ = std::fs::remove_dir_all(&prefix);
+        std::fs::create_dir_all(&out).expect("create the build directory");
+        run_ok(
+            Command::new("sh")
+                .arg(crate_dir().join("install.sh"))
+                .arg("--prefix")
+                .arg(&prefix)
+                .arg("--lib-dir")
+                .arg(lib_dir)
+                .args(["--version", env!("CARGO_PKG_VERSION")]),
+            "install.sh",
+        );
+        for h in [
+            "sha256_mb.h",
+            "sha512_mb.h",
+            "multi_buffer.h",
+            "isal_crypto_api.h",
+            "types.h",
+        ] {
+            let path = prefix.join("include/isa-l_crypto").join(h);
+            assert!(path.exists(), "{} is not installed", path.display());
+        }
+        let pc = std::fs::read_to_string(prefix.join("lib/pkgconfig/mbhash.pc"))
+            .expect("mbhash.pc is installed");
+        let static_libs = pc
+            .lines()
+            .find_map(|l| l.strip_prefix("native_static_libs="))
+            .expect("mbhash.pc has native_static_libs")
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        Install {
+            out,
+            prefix,
+            static_libs,
+        }
+    })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Link {
+    /// `libmbhash.a`, with ASan and UBSan.
+    Static,
+    /// `libmbhash.so`, no sanitizer (for valgrind).
+    Shared,
+}
+
+fn run_ok(cmd: &mut Command, what: &str) -> Output {
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
+    if !out.status.success() {
+        panic!(
+            "{what} failed ({}): {cmd:?}\n--- stdout\n{}\n--- stderr\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    out
+}
+
+/// A compiler command for `source` with the warnings of the C tests and the
+/// installed headers (no libraries).
+fn compiler(source: &Path) -> Command {
+    let inst = install();
+    let cxx = source.extension().is_some_and(|e| e == "cpp");
+    let mut cmd = if cxx {
+        Command::new(std::env::var("CXX").unwrap_or_else(|_| "c++".into()))
+    } else {
+        Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
+    };
+    cmd.arg(if cxx { "-std=c++11" } else { "-std=c11" })
+        .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-g", "-O1"])
+        .arg(format!("-I{}", inst.prefix.join("include").display()))
+        .arg(format!(
+            "-I{}",
+            inst.prefix.join("include/isa-l_crypto").display()
+        ))
+        .arg(source);
+    cmd
+}
+
+/// Builds one test program; returns its path.
+fn build(name: &str, link: Link) -> PathBuf {
+    let inst = install();
+    let ext = if name.ends_with("cxx") { "cpp" } else { "c" };
+    let source = crate_dir().join("tests/c").join(format!("{name}.{ext}"));
+    let exe = inst.out.join(format!("{name}-{link:?}").to_lowercase());
+    let libdir = inst.prefix.join("lib");
+    let mut cmd = compiler(&source);
+    cmd.arg("-o").arg(&exe);
+    match link {
+        Link::Static => {
+            cmd.args([
+                "-fsanitize=address,undefined",
+                "-fno-sanitize-recover=all",
+                "-fno-omit-frame-pointer",
+            ])
+            .arg(libdir.join("libmbhash.a"))
+            .args(&inst.static_libs);
+        }
+        Link::Shared => {
+            cmd.arg(format!("-L{}", libdir.display()))
+                .arg("-lmbhash")
+                .arg(format!("-Wl,-rpath,{}", libdir.display()));
+        }
+    }
+    run_ok(&mut cmd, &format!("building {}", source.display()));
+    exe
+}
+
+/// Prints a SKIPPED line past the test harness's output capture.
+fn skipped(what: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "SKIPPED {what}");
+}
+
+/// True if valgrind runs here; otherwise prints why the test is skipped,
+/// and panics if `MBHASH_REQUIRE` names valgrind.
+fn valgrind_or_skip(test: &str) -> bool {
+    if Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        return true;
+    }
+    let required = std::env::var("MBHASH_REQUIRE").unwrap_or_default();
+    if required
+        .split(',')
+        .any(|r| matches!(r.trim(), "valgrind" | "all"))
+    {
+        panic!("{test}: MBHASH_REQUIRE names valgrind, but valgrind is not installed");
+    }
+    skipped(&format!(
+        "{test}: valgrind is not installed (apt-get install valgrind)"
+    ));
+    false
+}
+
+/// Runs a test program (under valgrind if asked) with extra environment.
+fn run(exe: &Path, args: &[&str], env: &[(&str, &str)], valgrind: bool) -> String {
+    let mut cmd = if valgrind {
+        let mut c = Command::new("valgrind");
+        c.args([
+            "--quiet",
+            "--error-exitcode=99",
+            "--leak-check=full",
+            "--errors-for-leak-kinds=definite,indirect",
+            "--show-leak-kinds=definite,indirect",
+        ])
+        .arg(exe);
+        c
+    } else {
+        Command::new(exe)
+    };
+    cmd.args(args).env("RUST_BACKTRACE", "0");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = run_ok(&mut cmd, &format!("{} {args:?} {env:?}", exe.display()));
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
+    print!("{stdout}");
+    assert!(stdout.contains(" 0 failed"), "no summary line: {stdout}");
+    stdout
+}
+
+/// The engines of a family that this CPU runs (after `MBHASH_DISABLE`), but
+/// `auto`; prints a SKIPPED line for each of the others.
+fn engines(alg: mbhash::mbh_algorithm) -> Vec<String> {
+    let mut count = 0;
+    // SAFETY: a valid output pointer.
+    let r = unsafe { mbhash::mbh_engine_count(alg, &mut count) };
+    assert_eq!(r, mbhash::mbh_result::MBH_OK);
+    let mut names = Vec::new();
+    for i in 1..count {
+        let mut name = std::ptr::null();
+        let mut supported = false;
+        // SAFETY: valid output pointers; the name is a static NUL-terminated
+        // string owned by the library.
+        let name = unsafe {
+            assert_eq!(
+                mbhash::mbh_engine_name(alg, i, &mut name),
+                mbhash::mbh_result::MBH_OK
+            );
+            std::ffi::CStr::from_ptr(name)
+        };
+        let owned = CString::from(name);
+        // SAFETY: a NUL-terminated name and a valid output pointer.
+        let r = unsafe { mbhash::mbh_engine_supported(alg, owned.as_ptr(), &mut supported) };
+        assert_eq!(r, mbhash::mbh_result::MBH_OK);
+        let name = owned.into_string().expect("ASCII engine names");
+        if supported {
+            names.push(name);
+        } else {
+            skipped(&format!("isal tests on engine {name}: not supported here"));
+        }
+    }
+    names
+}
+
+#[test]
+fn layout_asan() {
+    run(&build("isal_layout", Link::Static), &[], &[], false);
+}
+
+#[test]
+fn vectors_asan() {
+    let exe = build("isal_vectors", Link::Static);
+    run(&exe, &[&vectors()], &[], false);
+    // The short vectors on the scalar engine: a manager of one lane.
+    let scalar = [
+        ("MBHASH_SHA256_ENGINE", "scalar"),
+        ("MBHASH_SHA512_ENGINE", "scalar"),
+    ];
+    run(&exe, &[&vectors(), "quick"], &scalar, false);
+}
+
+#[test]
+fn random_asan() {
+    let exe = build("isal_random", Link::Static);
+    run(&exe, &["1000"], &[], false);
+    run(&exe, &["3000", "0xfeed"], &[], false);
+    // Every engine, a smaller workload each.
+    for (var, alg) in [
+        ("MBHASH_SHA256_ENGINE", mbhash::MBH_SHA256),
+        ("MBHASH_SHA512_ENGINE", mbhash::MBH_SHA512),
+    ] {
+        for engine in engines(alg) {
+            run(&exe, &["250", "0x5eed"], &[(var, &engine)], false);
+        }
+    }
+}
+
+#[test]
+fn errors_asan() {
+    let exe = build("isal_errors", Link::Static);
+    run(&exe, &[], &[], false);
+    run(
+        &exe,
+        &[],
+        &[
+            ("MBHASH_SHA256_ENGINE", "scalar"),
+            ("MBHASH_SHA512_ENGINE", "scalar"),
+        ],
+        false,
+    );
+    run(
+        &exe,
+        &["bad-env"],
+        &[
+            ("MBHASH_SHA256_ENGINE", "bogus"),
+            ("MBHASH_SHA512_ENGINE", "sha3"),
+        ],
+        false,
+    );
+    // The deprecated init cannot report a bad engine: it says why and aborts.
+    let out = Command::new(&exe)
+        .arg("old-init")
+        .env("MBHASH_SHA256_ENGINE", "bogus")
+        .output()
+        .expect("run isal_errors old-init");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "expected an abort: {stderr}");
+    assert!(
+        stderr.contains("'bogus'") && stderr.contains("MBHASH_SHA256_ENGINE"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("returned"), "{stderr}");
+}
+
+#[test]
+fn vectors_valgrind() {
+    if valgrind_or_skip("isal vectors_valgrind") {
+        let exe = build("isal_vectors", Link::Shared);
+        run(&exe, &[&vectors(), "quick"], &[], true);
+    }
+}
+
+#[test]
+fn random_valgrind() {
+    if valgrind_or_skip("isal random_valgrind") {
+        let exe = build("isal_random", Link::Shared);
+        run(&exe, &["150"], &[], true);
+    }
+}
+
+#[test]
+fn errors_valgrind() {
+    if valgrind_or_skip("isal errors_valgrind") {
+        let exe = build("isal_errors", Link::Shared);
+        run(&exe, &[], &[], true);
+    }
+}
+
+/// The headers compile as C++ and the library runs from C++.
+#[test]
+fn headers_as_cxx() {
+    run(&build("isal_cxx", Link::Shared), &[], &[], false);
+}
+
+/// The deprecated functions are marked deprecated (an error with -Werror),
+/// except under `ISAL_UNIT_TEST`, as in isa-l_crypto.
+#[test]
+fn deprecated_functions_warn() {
+    let inst = install();
+    let source = inst.out.join("uses_deprecated.c");
+    std::fs::write(
+        &source,
+        "#include <isa-l_crypto/sha256_mb.h>\n\
+         void f(ISAL_SHA256_HASH_CTX_MGR *m);\n\
+         void f(ISAL_SHA256_HASH_CTX_MGR *m) { sha256_ctx_mgr_init(m); }\n",
+    )
+    .expect("write the source");
+    let object = inst.out.join("uses_deprecated.o");
+    let out = compiler(&source)
+        .arg("-c")
+        .arg("-o")
+        .arg(&object)
+        .output()
+        .expect("run the compiler");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "compiled without a warning");
+    assert!(
+        stderr.contains("deprecated") && stderr.contains("isal_sha256_ctx_mgr_init"),
+        "{stderr}"
+    );
+    run_ok(
+        compiler(&source)
+            .arg("-DISAL_UNIT_TEST")
+            .arg("-c")
+            .arg("-o")
+            .arg(&object),
+        "compiling with ISAL_UNIT_TEST",
+    );
+}

@@ -1,0 +1,205 @@
+//! The one harness every SHA kernel runs through, generic over the family
+//! (SHA-256: `u32` words, 64-byte blocks; SHA-512: `u64`, 128 bytes).
+
+use std::fmt::Debug;
+
+use super::Rng;
+use mbhash_simd::{sha256, sha512};
+
+/// What the harness needs to know of a family.
+pub trait Family {
+    /// State word.
+    type Word: Copy + PartialEq + Debug;
+    /// One block.
+    type Block: 'static;
+    /// Bytes per block.
+    const BLOCK: usize;
+    /// The family's initial value.
+    const IV: [Self::Word; 8];
+    /// The all-ones word.
+    const ONES: Self::Word;
+    /// Name in messages.
+    const NAME: &'static str;
+    /// A random word.
+    fn word(rng: &mut Rng) -> Self::Word;
+    /// Whole blocks of `bytes` (a multiple of the block size).
+    fn blocks(bytes: &[u8]) -> &[Self::Block];
+    /// The scalar reference.
+    fn scalar(state: &mut [Self::Word; 8], blocks: &[Self::Block]);
+}
+
+/// SHA-256 and SHA-224.
+pub struct Sha256;
+/// SHA-512 and its truncated variants.
+pub struct Sha512;
+
+impl Family for Sha256 {
+    type Word = u32;
+    type Block = sha256::Block;
+    const BLOCK: usize = 64;
+    const IV: [u32; 8] = sha256::IV;
+    const ONES: u32 = u32::MAX;
+    const NAME: &'static str = "sha256";
+    fn word(rng: &mut Rng) -> u32 {
+        rng.next_u64() as u32
+    }
+    fn blocks(bytes: &[u8]) -> &[sha256::Block] {
+        bytes.as_chunks::<64>().0
+    }
+    fn scalar(state: &mut [u32; 8], blocks: &[sha256::Block]) {
+        sha256::scalar::compress(state, blocks);
+    }
+}
+
+impl Family for Sha512 {
+    type Word = u64;
+    type Block = sha512::Block;
+    const BLOCK: usize = 128;
+    const IV: [u64; 8] = sha512::IV;
+    const ONES: u64 = u64::MAX;
+    const NAME: &'static str = "sha512";
+    fn word(rng: &mut Rng) -> u64 {
+        rng.next_u64()
+    }
+    fn blocks(bytes: &[u8]) -> &[sha512::Block] {
+        bytes.as_chunks::<128>().0
+    }
+    fn scalar(state: &mut [u64; 8], blocks: &[sha512::Block]) {
+        sha512::scalar::compress(state, blocks);
+    }
+}
+
+fn refs<T, const N: usize>(states: &mut [T; N]) -> [&mut T; N] {
+    let mut it = states.iter_mut();
+    std::array::from_fn(|_| it.next().unwrap())
+}
+
+/// `N` lanes of `nblocks` random blocks each from random states (lane 0
+/// from the IV, with all-ones data; lane 1 all-zero data; lane 2 an
+/// all-ones state), the data at byte `offset` of its buffer (unaligned),
+/// against the scalar kernel.
+fn check_once<F: Family, const N: usize>(
+    compress: &impl Fn([&mut [F::Word; 8]; N], [&[F::Block]; N]),
+    rng: &mut Rng,
+    nblocks: usize,
+    offset: usize,
+) {
+    let mut bufs: Vec<Vec<u8>> = (0..N)
+        .map(|_| {
+            let mut v = vec![0u8; offset + nblocks * F::BLOCK];
+            rng.fill(&mut v);
+            v
+        })
+        .collect();
+    if nblocks > 0 {
+        bufs[0][offset..].fill(0xff);
+        if N > 1 {
+            bufs[1][offset..].fill(0);
+        }
+    }
+    let mut states: [[F::Word; 8]; N] =
+        std::array::from_fn(|_| std::array::from_fn(|_| F::word(rng)));
+    states[0] = F::IV;
+    if N > 2 {
+        states[2] = [F::ONES; 8];
+    }
+    let mut expected = states;
+    let blocks: [&[F::Block]; N] = std::array::from_fn(|i| F::blocks(&bufs[i][offset..]));
+    for (s, b) in expected.iter_mut().zip(blocks) {
+        F::scalar(s, b);
+    }
+    compress(refs(&mut states), blocks);
+    assert_eq!(
+        states,
+        expected,
+        "{} {N} lanes, {nblocks} blocks, offset {offset}",
+        F::NAME
+    );
+}
+
+/// The states live in separate heap allocations, handed to the kernel in a
+/// scrambled order, so a kernel that assumed they were contiguous or in
+/// memory order would mix up lanes.
+fn check_scattered_states<F: Family, const N: usize>(
+    compress: &impl Fn([&mut [F::Word; 8]; N], [&[F::Block]; N]),
+    rng: &mut Rng,
+    nblocks: usize,
+) {
+    let data: Vec<Vec<u8>> = (0..N)
+        .map(|_| {
+            let mut v = vec![0u8; nblocks * F::BLOCK];
+            rng.fill(&mut v);
+            v
+        })
+        .collect();
+    let blocks: [&[F::Block]; N] = std::array::from_fn(|i| F::blocks(&data[i]));
+    let mut boxes: Vec<Box<[F::Word; 8]>> = (0..N)
+        .map(|_| Box::new(std::array::from_fn(|_| F::word(rng))))
+        .collect();
+    // Lane i gets the state at position (i * 5 + 3) % N, a permutation for
+    // every power-of-two N (5 is odd).
+    let order: Vec<usize> = (0..N).map(|i| (i * 5 + 3) % N).collect();
+    let expected: Vec<[F::Word; 8]> = (0..N)
+        .map(|lane| {
+            let mut s = *boxes[order[lane]];
+            F::scalar(&mut s, blocks[lane]);
+            s
+        })
+        .collect();
+    {
+        let mut slots: Vec<Option<&mut [F::Word; 8]>> =
+            boxes.iter_mut().map(|b| Some(&mut **b)).collect();
+        let lanes = std::array::from_fn(|lane| slots[order[lane]].take().unwrap());
+        compress(lanes, blocks);
+    }
+    for lane in 0..N {
+        assert_eq!(
+            *boxes[order[lane]],
+            expected[lane],
+            "{} scattered states, lane {lane}, {nblocks} blocks",
+            F::NAME
+        );
+    }
+}
+
+/// Lanes with different block counts are a caller bug: the kernel must
+/// panic (before touching any state), never read past a lane's blocks.
+fn check_unequal_lengths_panic<F: Family, const N: usize>(
+    compress: &impl Fn([&mut [F::Word; 8]; N], [&[F::Block]; N]),
+) {
+    if N < 2 {
+        return;
+    }
+    let data = vec![0u8; 3 * F::BLOCK];
+    let all = F::blocks(&data);
+    for short in [0, N - 1] {
+        let blocks: [&[F::Block]; N] =
+            std::array::from_fn(|i| if i == short { &all[..2] } else { all });
+        let mut states = [F::IV; N];
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            compress(refs(&mut states), blocks);
+        }));
+        assert!(result.is_err(), "lane {short} one block short must panic");
+        assert!(
+            states.iter().all(|s| *s == F::IV),
+            "state changed before the panic"
+        );
+    }
+}
+
+/// The shared harness: block counts 0..=20 and a few long runs, odd
+/// offsets, scattered states, unequal block counts.
+pub fn check_kernel<F: Family, const N: usize>(
+    compress: impl Fn([&mut [F::Word; 8]; N], [&[F::Block]; N]),
+) {
+    let mut rng = Rng::new(0x5eed ^ (F::BLOCK as u64) << 8 ^ N as u64);
+    for nblocks in (0..=20).chain([31, 32, 33, 63, 64, 65, 129]) {
+        for offset in [0, 1, 3, 7] {
+            check_once::<F, N>(&compress, &mut rng, nblocks, offset);
+        }
+    }
+    for nblocks in [0, 1, 5] {
+        check_scattered_states::<F, N>(&compress, &mut rng, nblocks);
+    }
+    check_unequal_lengths_panic::<F, N>(&compress);
+}
