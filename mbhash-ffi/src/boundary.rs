@@ -240,6 +240,25 @@ mod tests {
     }
 
     #[test]
+    fn names_are_read_up_to_their_nul_and_bounded() {
+        let read = |bytes: &[u8]| {
+            // SAFETY: every test string below holds a NUL.
+            unsafe { name_str(bytes.as_ptr().cast()) }
+        };
+        assert_eq!(read(b"avx512\0"), Some("avx512"));
+        assert_eq!(read(b"\0"), Some(""));
+        assert_eq!(read(b"auto\0trailing"), Some("auto"));
+        assert_eq!(read(b"\xff\0"), None);
+        let mut long = [b'a'; NAME_MAX + 2];
+        long[NAME_MAX] = 0;
+        let at_max = read(&long).expect("NAME_MAX bytes are read");
+        assert_eq!(at_max.len(), NAME_MAX);
+        long[NAME_MAX] = b'a';
+        long[NAME_MAX + 1] = 0;
+        assert_eq!(read(&long), None);
+    }
+
+    #[test]
     #[cfg(feature = "std")]
     fn boundary_catches_panics() {
         assert_eq!(boundary(|| Ok(())), mbh_result::MBH_OK);
