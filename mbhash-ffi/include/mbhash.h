@@ -34,6 +34,45 @@
 // Alignment of a context's memory: `_Alignof(mbh_ctx)`.
 #define MBH_CTX_ALIGN 8
 
+// The most stack, in bytes, that any one call into the kernel-style library
+// uses: the return address and every frame below it. Measured by
+// `mbhash-ffi/kernel/check.sh` on every export, algorithm and engine: at
+// most 4568 bytes (`isal_sha512_ctx_mgr_flush`; `mbh_submit` 3272,
+// `mbh_flush` 3176, `mbh_manager_init` about 3100, the others under 600);
+// this bound leaves a third more for other compilers' inlining, and the
+// check fails above it.
+//
+// Kernel-style use: the static library built without the `std` feature,
+// for callers such as an OS kernel's storage stack (an SPL-like layer):
+//
+// - Build it with one command, `mbhash-ffi/kernel/build.sh`, which prints
+//   the archive's path (`target/kernel-lib/kernel/libmbhash.a`). It is
+//   `no_std`: no allocator, no thread-local storage, no C library.
+// - It needs only `memcpy`, `memset`, `memmove`, `memcmp` and `bcmp` from
+//   the caller (`bcmp` is `memcmp` reduced to equal / not equal, which the
+//   compiler emits for comparisons). It defines `rust_eh_personality`, a
+//   trap that is never called (nothing unwinds).
+// - Save and restore the FPU/SIMD state around every call (Linux
+//   `kernel_fpu_begin()` / `kernel_fpu_end()`, FreeBSD `fpu_kern_enter()` /
+//   `fpu_kern_leave()`): the kernels use SSE, AVX2, AVX-512 and SHA-NI
+//   registers, and the rest of the code SSE registers.
+// - No call blocks, sleeps, allocates or takes a lock. A submit that fills
+//   the lanes, or a flush, hashes until a job finishes: submit bounded
+//   chunks (e.g. 64 KiB) to bound the time spent between `_fpu_begin` and
+//   `_fpu_end`.
+// - Managers and contexts live in the caller's memory: `mbh_manager_init`
+//   (or `mbh_manager_init_with_engine`) ... `mbh_manager_fini`, and
+//   `mbh_ctx_init`; the isa-l_crypto compatible functions too. Not in this
+//   library: `mbh_manager_new`, `mbh_manager_new_with_engine`,
+//   `mbh_manager_free`, `mbh_hash_many`, `mbh_hash_many_with_engine` and
+//   the `mbh_crc32c` functions.
+// - Engines: the default is `auto` on default costs (no environment
+//   variables are read); `mbh_manager_init_with_engine` names one. CPU
+//   features are detected with CPUID and XGETBV at first use and cached in
+//   atomics.
+// - A panic (a bug in mbhash) executes `ud2`: an invalid-opcode trap.
+#define MBH_KERNEL_STACK_MAX 6144
+
 // Bytes of caller memory a manager needs: `sizeof(mbh_manager)`.
 #define MBH_MANAGER_SIZE 4096
 
@@ -348,12 +387,16 @@ mbh_result mbh_engine_supported(mbh_algorithm alg, const char *name, bool *suppo
 // `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`, else `auto`) and writes
 // it to `*mgr_out`. Free it with `mbh_manager_free`.
 //
+// Allocates: not in the kernel-style library (built without the `std`
+// feature), whose callers use `mbh_manager_init`.
+//
 // # Safety
 // `mgr_out` is NULL or writable.
 mbh_result mbh_manager_new(mbh_algorithm alg, struct mbh_manager **mgr_out);
 
 // Like `mbh_manager_new`, on the engine named `engine` (see
-// `mbh_engine_name`; `"auto"` always works).
+// `mbh_engine_name`; `"auto"` always works). Not in the kernel-style
+// library.
 //
 // # Safety
 // `engine` is NULL or a NUL-terminated string; `mgr_out` is NULL or
@@ -394,7 +437,8 @@ mbh_result mbh_manager_fini(struct mbh_manager *mgr);
 
 // Frees a manager from `mbh_manager_new`, releasing its contexts in flight
 // as `mbh_manager_fini` does. NULL is a no-op. Given a manager from
-// `mbh_manager_init`, it only finishes it.
+// `mbh_manager_init`, it only finishes it. Not in the kernel-style library
+// (use `mbh_manager_fini`).
 //
 // # Safety
 // `mgr` is NULL or a manager from `mbh_manager_new` or `mbh_manager_init`,
@@ -465,6 +509,10 @@ mbh_result mbh_manager_engine(const struct mbh_manager *mgr, const char **name_o
 //
 // `msgs[i]` may be NULL when `lens[i]` is 0; `msgs`, `lens` and `out` may be
 // NULL when `count` is 0.
+//
+// Allocates, and keeps a manager and a context per lane on the stack: not
+// in the kernel-style library (see `MBH_KERNEL_STACK_MAX`), whose callers
+// run a manager in their own memory.
 //
 // # Safety
 // `msgs` and `lens` are NULL or readable for `count` elements; each

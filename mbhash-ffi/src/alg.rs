@@ -3,11 +3,11 @@
 
 use core::ffi::CStr;
 use core::mem::size_of;
-use std::ffi::CString;
-use std::sync::OnceLock;
 
 use mbhash_core::alg::{self as a, Algorithm, Family};
-use mbhash_core::engine::{Engine, EngineError, Kernels, LaneEngine, Sha256Kernels, Sha512Kernels};
+use mbhash_core::engine::{
+    Engine, EngineError, Kernels, LaneEngine, Sha256Kernels, Sha512Kernels, Step,
+};
 use mbhash_core::{Flags, JobManager};
 
 use crate::boundary::{mbh_result, non_null, write_out};
@@ -174,20 +174,54 @@ pub(crate) trait FfiAlg: Algorithm {
     /// True if the family's engine with this (known) name runs here.
     fn engine_is_supported(name: &str) -> bool;
     /// The family's engine names as C strings, `auto` first.
-    fn engine_names() -> &'static [CString];
+    fn engine_names() -> &'static [&'static CStr];
 }
 
-/// Engine names of a family, made once per process.
-fn names_of<K: Kernels>(cell: &'static OnceLock<Vec<CString>>) -> &'static [CString] {
-    cell.get_or_init(|| {
-        Engine::<K>::names()
-            .map(|n| CString::new(n).expect("engine names have no NUL"))
-            .collect()
-    })
+/// Room for an engine name and its NUL.
+const NAME_CAP: usize = 16;
+
+/// `auto` and the names of `kinds` (a family's `Kernels::KINDS`), each
+/// NUL-terminated in `NAME_CAP` bytes. Built at compile time: no allocation.
+const fn name_bytes<const N: usize>(kinds: &[(&str, &[Step])]) -> [[u8; NAME_CAP]; N] {
+    assert!(N == kinds.len() + 1);
+    let mut out = [[0; NAME_CAP]; N];
+    let mut i = 0;
+    while i < N {
+        let name = if i == 0 { "auto" } else { kinds[i - 1].0 }.as_bytes();
+        assert!(name.len() < NAME_CAP, "an engine name is too long");
+        let mut j = 0;
+        while j < name.len() {
+            assert!(name[j] != 0, "an engine name holds a NUL");
+            out[i][j] = name[j];
+            j += 1;
+        }
+        i += 1;
+    }
+    out
 }
 
-static SHA256_NAMES: OnceLock<Vec<CString>> = OnceLock::new();
-static SHA512_NAMES: OnceLock<Vec<CString>> = OnceLock::new();
+/// The C strings of a table made by [`name_bytes`].
+const fn c_names<const N: usize>(bytes: &'static [[u8; NAME_CAP]; N]) -> [&'static CStr; N] {
+    let mut out = [c""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = match CStr::from_bytes_until_nul(&bytes[i]) {
+            Ok(name) => name,
+            Err(_) => panic!("every name is NUL-terminated"),
+        };
+        i += 1;
+    }
+    out
+}
+
+/// Engine names of the SHA-256 family.
+const SHA256_COUNT: usize = Sha256Kernels::KINDS.len() + 1;
+static SHA256_BYTES: [[u8; NAME_CAP]; SHA256_COUNT] = name_bytes(Sha256Kernels::KINDS);
+static SHA256_NAMES: [&CStr; SHA256_COUNT] = c_names(&SHA256_BYTES);
+/// Engine names of the SHA-512 family.
+const SHA512_COUNT: usize = Sha512Kernels::KINDS.len() + 1;
+static SHA512_BYTES: [[u8; NAME_CAP]; SHA512_COUNT] = name_bytes(Sha512Kernels::KINDS);
+static SHA512_NAMES: [&CStr; SHA512_COUNT] = c_names(&SHA512_BYTES);
 
 macro_rules! ffi_alg {
     ($ty:ident, $len:ident, $kernels:ident, $names:ident) => {
@@ -217,8 +251,8 @@ macro_rules! ffi_alg {
             fn engine_is_supported(name: &str) -> bool {
                 Engine::<$kernels>::is_supported(name)
             }
-            fn engine_names() -> &'static [CString] {
-                names_of::<$kernels>(&$names)
+            fn engine_names() -> &'static [&'static CStr] {
+                &$names
             }
         }
     };
@@ -246,6 +280,7 @@ pub(crate) fn engine_cstr<A: FfiAlg>(name: &str) -> &'static CStr {
     A::engine_names()
         .iter()
         .find(|n| n.to_bytes() == name.as_bytes())
+        .copied()
         .expect("an engine's name is in its family's list")
 }
 
@@ -262,4 +297,27 @@ pub unsafe extern "C" fn mbh_digest_len(alg: mbh_algorithm, len_out: *mut usize)
         unsafe { write_out(len_out, len) };
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compile-time C names are the engines' names, in order.
+    #[test]
+    fn engine_names_match_the_engines() {
+        fn check<A: FfiAlg, K: Kernels>() {
+            let c: Vec<&str> = A::engine_names()
+                .iter()
+                .map(|n| n.to_str().expect("ASCII"))
+                .collect();
+            assert_eq!(c, Engine::<K>::names().collect::<Vec<_>>());
+        }
+        check::<a::Sha256, Sha256Kernels>();
+        check::<a::Sha224, Sha256Kernels>();
+        check::<a::Sha512, Sha512Kernels>();
+        check::<a::Sha384, Sha512Kernels>();
+        check::<a::Sha512_256, Sha512Kernels>();
+        check::<a::Sha512_224, Sha512Kernels>();
+    }
 }

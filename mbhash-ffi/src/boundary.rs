@@ -1,7 +1,6 @@
 //! Result codes, the panic boundary and pointer checks shared by every export.
 
 use core::ffi::{CStr, c_char};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// What a function did. Every fallible function returns one; outputs are
 /// written only with `MBH_OK`.
@@ -126,20 +125,39 @@ impl mbh_result {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_result_str(result: u32) -> *const c_char {
     // Nothing here can panic; the boundary is kept for uniformity.
-    catch_unwind(|| mbh_result::from_u32(result).map_or(c"unknown result code", |r| r.message()))
-        .unwrap_or(c"panic")
-        .as_ptr()
+    guard(c"panic", || {
+        mbh_result::from_u32(result).map_or(c"unknown result code", |r| r.message())
+    })
+    .as_ptr()
+}
+
+/// The panic boundary: runs `f`, and gives `on_panic` if it panics, so that
+/// no unwind reaches C.
+///
+/// Without `std` (the kernel-style library, built with `panic = "abort"`)
+/// there is nothing to catch: a panic runs the crate's panic handler, which
+/// traps, so this just runs `f`.
+pub(crate) fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
+    #[cfg(feature = "std")]
+    {
+        // AssertUnwindSafe: the only state a panic can leave half-updated is
+        // a manager in the middle of submit/flush, and those mark it
+        // poisoned for the duration (see `manager::run_guarded` and the
+        // isa-l_crypto `with_mgr`).
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or(on_panic)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        let _ = on_panic;
+        f()
+    }
 }
 
 /// The body of an export: `Err(code)` or a panic become the result code.
 pub(crate) fn boundary(f: impl FnOnce() -> Result<(), mbh_result>) -> mbh_result {
-    // AssertUnwindSafe: the only state a panic can leave half-updated is a
-    // manager in the middle of submit/flush, and those mark it poisoned for
-    // the duration (see `manager::run_guarded`).
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(())) => mbh_result::MBH_OK,
-        Ok(Err(code)) => code,
-        Err(_) => mbh_result::MBH_PANIC,
+    match guard(Err(mbh_result::MBH_PANIC), f) {
+        Ok(()) => mbh_result::MBH_OK,
+        Err(code) => code,
     }
 }
 
@@ -179,13 +197,33 @@ pub(crate) unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], m
     Ok(unsafe { core::slice::from_raw_parts(ptr, len) })
 }
 
-/// A NUL-terminated name; invalid UTF-8 is no valid name.
+/// Bytes of a name read from C before it is refused as too long: far more
+/// than any engine name.
+const NAME_MAX: usize = 64;
+
+/// A NUL-terminated name; invalid UTF-8, or more than [`NAME_MAX`] bytes,
+/// is no valid name.
+///
+/// Read byte by byte up to the NUL, never past it, and at most
+/// `NAME_MAX + 1` bytes: no call to `strlen` (the kernel-style library
+/// needs no C library), and an endless string is not scanned on.
 ///
 /// # Safety
 /// `name` is non-NULL and points to a NUL-terminated string.
 pub(crate) unsafe fn name_str<'a>(name: *const c_char) -> Option<&'a str> {
-    // SAFETY: the caller's contract.
-    unsafe { CStr::from_ptr(name) }.to_str().ok()
+    let mut len = 0;
+    // SAFETY: the bytes up to the NUL are readable (the caller's contract),
+    // and no byte before `len` was the NUL.
+    while unsafe { name.add(len).read() } != 0 {
+        len += 1;
+        if len > NAME_MAX {
+            return None;
+        }
+    }
+    // SAFETY: the `len` bytes before the NUL, readable as above; C does not
+    // change them during the call.
+    let bytes = unsafe { core::slice::from_raw_parts(name.cast::<u8>(), len) };
+    core::str::from_utf8(bytes).ok()
 }
 
 #[cfg(test)]
@@ -202,6 +240,26 @@ mod tests {
     }
 
     #[test]
+    fn names_are_read_up_to_their_nul_and_bounded() {
+        let read = |bytes: &[u8]| {
+            // SAFETY: every test string below holds a NUL.
+            unsafe { name_str(bytes.as_ptr().cast()) }
+        };
+        assert_eq!(read(b"avx512\0"), Some("avx512"));
+        assert_eq!(read(b"\0"), Some(""));
+        assert_eq!(read(b"auto\0trailing"), Some("auto"));
+        assert_eq!(read(b"\xff\0"), None);
+        let mut long = [b'a'; NAME_MAX + 2];
+        long[NAME_MAX] = 0;
+        let at_max = read(&long).expect("NAME_MAX bytes are read");
+        assert_eq!(at_max.len(), NAME_MAX);
+        long[NAME_MAX] = b'a';
+        long[NAME_MAX + 1] = 0;
+        assert_eq!(read(&long), None);
+    }
+
+    #[test]
+    #[cfg(feature = "std")]
     fn boundary_catches_panics() {
         assert_eq!(boundary(|| Ok(())), mbh_result::MBH_OK);
         assert_eq!(

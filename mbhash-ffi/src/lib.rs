@@ -19,6 +19,13 @@
 //! * Every export is wrapped in a panic boundary: a Rust panic becomes
 //!   [`mbh_result::MBH_PANIC`], never an unwind into C.
 //!
+//! Two builds: the default one (feature `std`) for programs, and without
+//! `std` the kernel-style library (`kernel/build.sh`, profile `kernel`): the
+//! crate is then `no_std`, allocates nothing, leaves out what needs the heap
+//! (`mbh_manager_new` / `_free`, `mbh_hash_many*`, `mbh_crc32c*`), and a
+//! panic traps instead of becoming `MBH_PANIC` (see [`MBH_KERNEL_STACK_MAX`]
+//! for the rest).
+//!
 //! Soundness at the boundary: the Rust [`mbhash_core::JobManager`] borrows
 //! contexts and data for its lifetime. Here the manager is given `'static`
 //! references made from the caller's pointers, under the documented
@@ -29,25 +36,41 @@
 //! and never aliased. Every other function that reads the Rust context checks
 //! the flag first.
 
+#![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![allow(non_camel_case_types)]
+
+// Without `std` the code is written against `core` alone. The kernel-style
+// build (profile `kernel`: `panic = "abort"`) links nothing else. A build
+// without `std` that unwinds on panic (the dev profile, e.g. `cargo clippy
+// --no-default-features`) cannot link its static and shared libraries
+// without an unwinding runtime, which only `std` has: such a build links
+// `std` for that, and nothing else of it is used (its prelude stays out).
+#[cfg(all(not(feature = "std"), not(test), panic = "unwind"))]
+extern crate std;
 
 mod alg;
 mod boundary;
+#[cfg(feature = "std")]
 mod crc32c;
 mod ctx;
 mod engine;
 /// cbindgen:ignore
 #[cfg(target_pointer_width = "64")]
 mod isal;
+mod kernel;
 mod manager;
+#[cfg(feature = "std")]
 mod many;
 
 pub use alg::*;
 pub use boundary::{mbh_result, mbh_result_str};
+#[cfg(feature = "std")]
 pub use crc32c::*;
 pub use ctx::*;
 pub use engine::*;
+pub use kernel::*;
 pub use manager::*;
+#[cfg(feature = "std")]
 pub use many::*;
 
 use core::ffi::c_char;

@@ -1,7 +1,9 @@
 //! Job managers: `mbh_manager`, submit and flush.
 
 use core::ffi::c_char;
-use core::mem::{MaybeUninit, align_of, size_of};
+#[cfg(feature = "std")]
+use core::mem::MaybeUninit;
+use core::mem::{align_of, size_of};
 use core::ptr;
 
 use mbhash_core::alg::{MAX_LANES, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
@@ -67,6 +69,7 @@ struct MgrInner {
     magic: u32,
     alg: Alg,
     /// Allocated by `mbh_manager_new`.
+    #[cfg_attr(not(feature = "std"), allow(dead_code))]
     heap: bool,
     /// Set for the duration of a call into the Rust manager: still set after
     /// a panic escaped from it.
@@ -79,20 +82,33 @@ struct MgrInner {
 }
 
 impl MgrInner {
-    fn new<A: FfiAlg>(engine: Option<&str>, heap: bool) -> Result<MgrInner, mbh_result> {
+    /// Writes a new manager of `A` to `this`, field by field: a manager is
+    /// kilobytes, and one built on the stack and then copied would double
+    /// the stack this needs (which kernel-style callers count).
+    ///
+    /// # Safety
+    /// `this` is valid for writes of `MgrInner` and aligned.
+    unsafe fn write_new<A: FfiAlg>(
+        this: *mut MgrInner,
+        engine: Option<&str>,
+        heap: bool,
+    ) -> Result<(), mbh_result> {
         let engine = match engine {
             None => A::configured_engine(),
             Some(name) => A::engine_from_name(name),
         }
         .map_err(|e| engine_error(&e))?;
-        Ok(MgrInner {
-            magic: MGR_MAGIC,
-            alg: A::ALG,
-            heap,
-            poisoned: false,
-            jobs: [ptr::null_mut(); MAX_LANES],
-            manager: A::wrap(JobManager::with_engine(engine)),
-        })
+        // SAFETY: valid for writes (the caller's contract); each field is
+        // written through a raw pointer, the tag last.
+        unsafe {
+            (&raw mut (*this).alg).write(A::ALG);
+            (&raw mut (*this).heap).write(heap);
+            (&raw mut (*this).poisoned).write(false);
+            (&raw mut (*this).jobs).write([ptr::null_mut(); MAX_LANES]);
+            (&raw mut (*this).manager).write(A::wrap(JobManager::with_engine(engine)));
+            (&raw mut (*this).magic).write(MGR_MAGIC);
+        }
+        Ok(())
     }
 
     /// A free slot of `jobs`.
@@ -232,10 +248,11 @@ unsafe fn write_manager(
     engine: Option<&str>,
     heap: bool,
 ) -> Result<(), mbh_result> {
-    let inner = with_alg!(Alg::from_raw(alg)?, |A| MgrInner::new::<A>(engine, heap)?);
+    let inner = mem.cast::<MgrInner>();
     // SAFETY: the caller's contract.
-    unsafe { mem.cast::<MgrInner>().write(inner) };
-    Ok(())
+    with_alg!(Alg::from_raw(alg)?, |A| unsafe {
+        MgrInner::write_new::<A>(inner, engine, heap)
+    })
 }
 
 /// An engine name argument.
@@ -252,8 +269,12 @@ unsafe fn engine_arg<'a>(engine: *const c_char) -> Result<&'a str, mbh_result> {
 /// `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`, else `auto`) and writes
 /// it to `*mgr_out`. Free it with `mbh_manager_free`.
 ///
+/// Allocates: not in the kernel-style library (built without the `std`
+/// feature), whose callers use `mbh_manager_init`.
+///
 /// # Safety
 /// `mgr_out` is NULL or writable.
+#[cfg(feature = "std")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_manager_new(
     alg: mbh_algorithm,
@@ -267,11 +288,13 @@ pub unsafe extern "C" fn mbh_manager_new(
 }
 
 /// Like `mbh_manager_new`, on the engine named `engine` (see
-/// `mbh_engine_name`; `"auto"` always works).
+/// `mbh_engine_name`; `"auto"` always works). Not in the kernel-style
+/// library.
 ///
 /// # Safety
 /// `engine` is NULL or a NUL-terminated string; `mgr_out` is NULL or
 /// writable.
+#[cfg(feature = "std")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_manager_new_with_engine(
     alg: mbh_algorithm,
@@ -289,6 +312,7 @@ pub unsafe extern "C" fn mbh_manager_new_with_engine(
 
 /// # Safety
 /// `mgr_out` is writable.
+#[cfg(feature = "std")]
 unsafe fn new_manager(
     alg: mbh_algorithm,
     engine: Option<&str>,
@@ -397,11 +421,13 @@ unsafe fn fini(inner: &mut MgrInner) {
 
 /// Frees a manager from `mbh_manager_new`, releasing its contexts in flight
 /// as `mbh_manager_fini` does. NULL is a no-op. Given a manager from
-/// `mbh_manager_init`, it only finishes it.
+/// `mbh_manager_init`, it only finishes it. Not in the kernel-style library
+/// (use `mbh_manager_fini`).
 ///
 /// # Safety
 /// `mgr` is NULL or a manager from `mbh_manager_new` or `mbh_manager_init`,
 /// not freed yet; its contexts in flight are still valid.
+#[cfg(feature = "std")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_manager_free(mgr: *mut mbh_manager) {
     if mgr.is_null() {

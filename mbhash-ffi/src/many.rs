@@ -17,6 +17,10 @@ use crate::engine::engine_error;
 /// `msgs[i]` may be NULL when `lens[i]` is 0; `msgs`, `lens` and `out` may be
 /// NULL when `count` is 0.
 ///
+/// Allocates, and keeps a manager and a context per lane on the stack: not
+/// in the kernel-style library (see `MBH_KERNEL_STACK_MAX`), whose callers
+/// run a manager in their own memory.
+///
 /// # Safety
 /// `msgs` and `lens` are NULL or readable for `count` elements; each
 /// `msgs[i]` is NULL or readable for `lens[i]` bytes; `out` is NULL or

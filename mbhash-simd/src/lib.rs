@@ -46,3 +46,20 @@ pub(crate) fn common_len<B, const N: usize>(blocks: &[&[B]; N]) -> usize {
 pub mod crc32c;
 pub mod sha256;
 pub mod sha512;
+
+/// Stops the program at once: an invalid-opcode trap (`ud2`) on x86-64, a
+/// spin loop elsewhere. For a `no_std` panic handler (the kernel-style C
+/// library), which has no process to abort and must not unwind.
+#[inline(always)]
+pub fn trap() -> ! {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `ud2` touches no memory, registers or flags; it raises #UD,
+    // so control never comes back here (hence `noreturn`).
+    unsafe {
+        core::arch::asm!("ud2", options(noreturn, nomem, nostack))
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    loop {
+        core::hint::spin_loop();
+    }
+}

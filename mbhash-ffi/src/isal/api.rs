@@ -16,11 +16,10 @@
 //! Every export is wrapped in a panic boundary. A panic (a bug in mbhash)
 //! becomes [`ERR_PANIC`] or NULL, and poisons the manager it happened in:
 //! later calls on it return `ERR_PANIC` or NULL until it is initialised
-//! again.
+//! again. (Without `std`, in the kernel-style library, a panic traps.)
 
 use core::ffi::c_int;
 use core::ptr;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use mbhash_core::alg::{Sha256Family, Sha512Family};
 use mbhash_core::engine::{EngineError, LaneEngine};
@@ -30,6 +29,7 @@ use super::lanes::{LaneMgr, MgrState};
 use super::layout::{CTX_ALIGN, HashCtx, IsalFamily, MGR_ALIGN, Sha256CtxMgr, Sha512CtxMgr};
 use super::{ERROR_ALREADY_COMPLETED, ERROR_ALREADY_PROCESSING, ERROR_INVALID_FLAGS};
 use super::{ERROR_NONE, HASH_ENTIRE};
+use crate::boundary::guard;
 
 /// `ISAL_CRYPTO_ERR_NULL_SRC`.
 const ERR_NULL_SRC: c_int = 2000;
@@ -103,16 +103,15 @@ unsafe fn with_mgr<F: IsalFamily, T>(
 
 /// A panic boundary returning an error code.
 fn boundary(f: impl FnOnce() -> Result<(), c_int>) -> c_int {
-    match catch_unwind(AssertUnwindSafe(f)) {
-        Ok(Ok(())) => 0,
-        Ok(Err(code)) => code,
-        Err(_) => ERR_PANIC,
+    match guard(Err(ERR_PANIC), f) {
+        Ok(()) => 0,
+        Err(code) => code,
     }
 }
 
 /// A panic boundary returning a context pointer (NULL on a panic).
 fn boundary_ptr<T>(f: impl FnOnce() -> *mut T) -> *mut T {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or(ptr::null_mut())
+    guard(ptr::null_mut(), f)
 }
 
 /// `isal_*_ctx_mgr_init`.
@@ -217,10 +216,16 @@ unsafe fn isal_flush<F: IsalFamily>(mgr: *mut F::Mgr, ctx_out: *mut *mut HashCtx
 unsafe fn old_init<F: IsalFamily>(mgr: *mut F::Mgr) {
     // SAFETY: forwarded contract.
     if unsafe { isal_init::<F>(mgr) } == ERR_ENGINE {
-        if let Err(e) = engine::<F>() {
-            eprintln!("mbhash: {e}");
+        // Only with `std`: without it the configured engine is always `auto`.
+        #[cfg(feature = "std")]
+        {
+            if let Err(e) = engine::<F>() {
+                std::eprintln!("mbhash: {e}");
+            }
+            std::process::abort();
         }
-        std::process::abort();
+        #[cfg(not(feature = "std"))]
+        mbhash_simd::trap();
     }
 }
 

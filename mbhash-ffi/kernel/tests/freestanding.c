@@ -1,0 +1,365 @@
+/*
+ * The kernel-style library with nothing else: this program has no C library
+ * and no start files (it is built with -ffreestanding -fno-builtin -nostdlib
+ * -static, see check.sh). It brings the few functions the library needs
+ * (memcpy, memmove, memset, memcmp, bcmp), its own _start, and talks to the
+ * kernel through the write and exit_group system calls only; if the
+ * archive needed anything more, it would not link.
+ *
+ * It hashes the NIST example messages of every algorithm through
+ * mbh_manager_init / mbh_ctx_init / mbh_submit / mbh_flush (the message of
+ * one million 'a' in uneven chunks, interleaved with whole messages in other
+ * lanes), on the default engine and on every engine this CPU supports, and
+ * exits non-zero on any mismatch. (mbh_hash_many, which allocates, is not in
+ * the kernel-style library.)
+ */
+#include "mbhash.h"
+
+/* ---- The C library functions the archive uses (see KERNEL.md). ---- */
+
+void *memcpy(void *restrict dst, const void *restrict src, size_t n) {
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    while (n--) *d++ = *s++;
+    return dst;
+}
+
+void *memmove(void *dst, const void *src, size_t n) {
+    unsigned char *d = dst;
+    const unsigned char *s = src;
+    if (d < s) {
+        while (n--) *d++ = *s++;
+    } else {
+        while (n--) d[n] = s[n];
+    }
+    return dst;
+}
+
+void *memset(void *dst, int c, size_t n) {
+    unsigned char *d = dst;
+    while (n--) *d++ = (unsigned char)c;
+    return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n) {
+    const unsigned char *x = a, *y = b;
+    for (; n; n--, x++, y++) {
+        if (*x != *y) return *x < *y ? -1 : 1;
+    }
+    return 0;
+}
+
+int bcmp(const void *a, const void *b, size_t n) { return memcmp(a, b, n); }
+
+/* ---- System calls, output and the entry point. ---- */
+
+static long syscall3(long nr, long a, long b, long c) {
+    long ret;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "a"(nr), "D"(a), "S"(b), "d"(c)
+                     : "rcx", "r11", "memory");
+    return ret;
+}
+
+enum { SYS_WRITE = 1, SYS_EXIT_GROUP = 231 };
+
+static void put(const char *s) {
+    size_t n = 0;
+    while (s[n]) n++;
+    syscall3(SYS_WRITE, 1, (long)s, (long)n);
+}
+
+static void put_hex(const uint8_t *bytes, size_t n) {
+    static const char digits[] = "0123456789abcdef";
+    char buf[2 * MBH_MAX_DIGEST_LEN + 1];
+    for (size_t i = 0; i < n; i++) {
+        buf[2 * i] = digits[bytes[i] >> 4];
+        buf[2 * i + 1] = digits[bytes[i] & 15];
+    }
+    buf[2 * n] = '\0';
+    put(buf);
+}
+
+static void put_uint(size_t v) {
+    char buf[24];
+    char *p = buf + sizeof buf - 1;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    put(p);
+}
+
+__attribute__((noreturn)) static void exit_group(int code) {
+    syscall3(SYS_EXIT_GROUP, code, 0, 0);
+    for (;;) {
+    }
+}
+
+__attribute__((noreturn)) void start_c(void);
+
+/* The process starts here with an aligned stack and no return address. */
+__asm__(".text\n"
+        ".globl _start\n"
+        ".type _start, @function\n"
+        "_start:\n"
+        "    xor %ebp, %ebp\n"
+        "    and $-16, %rsp\n"
+        "    call start_c\n"
+        "    ud2\n");
+
+/* ---- The known answers. ---- */
+
+enum message { ABC, EMPTY, BITS_448, BITS_896, MILLION_A, MESSAGES };
+
+static const char *const MESSAGE_NAMES[MESSAGES] = {
+    "\"abc\"", "empty", "448-bit", "896-bit", "1,000,000 'a'",
+};
+
+static const char *const MESSAGE_TEXT[MESSAGES] = {
+    "abc",
+    "",
+    "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+    "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmno"
+    "ijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+    0, /* million_a */
+};
+
+#define MILLION 1000000
+static char million_a[MILLION];
+
+/*
+ * FIPS 180-4 examples (csrc.nist.gov, "Examples with intermediate values":
+ * "abc" and the two-block messages) and the NIST test vectors for the empty
+ * message and one million 'a'; the values were checked against OpenSSL
+ * when this table was written.
+ */
+static const struct kat {
+    mbh_algorithm alg;
+    enum message msg;
+    const char *md;
+} KATS[] = {
+    {MBH_SHA256, ABC, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"},
+    {MBH_SHA256, EMPTY, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"},
+    {MBH_SHA256, BITS_448, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"},
+    {MBH_SHA256, BITS_896, "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"},
+    {MBH_SHA256, MILLION_A, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"},
+
+    {MBH_SHA224, ABC, "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"},
+    {MBH_SHA224, EMPTY, "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f"},
+    {MBH_SHA224, BITS_448, "75388b16512776cc5dba5da1fd890150b0c6455cb4f58b1952522525"},
+    {MBH_SHA224, MILLION_A, "20794655980c91d8bbb4c1ea97618a4bf03f42581948b2ee4ee7ad67"},
+
+    {MBH_SHA512, ABC,
+     "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+     "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"},
+    {MBH_SHA512, EMPTY,
+     "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce"
+     "47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e"},
+    {MBH_SHA512, BITS_448,
+     "204a8fc6dda82f0a0ced7beb8e08a41657c16ef468b228a8279be331a703c335"
+     "96fd15c13b1b07f9aa1d3bea57789ca031ad85c7a71dd70354ec631238ca3445"},
+    {MBH_SHA512, BITS_896,
+     "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018"
+     "501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909"},
+    {MBH_SHA512, MILLION_A,
+     "e718483d0ce769644e2e42c7bc15b4638e1f98b13b2044285632a803afa973eb"
+     "de0ff244877ea60a4cb0432ce577c31beb009c5c2c49aa2e4eadb217ad8cc09b"},
+
+    {MBH_SHA384, ABC,
+     "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"
+     "8086072ba1e7cc2358baeca134c825a7"},
+    {MBH_SHA384, EMPTY,
+     "38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0cc7bf63f6e1da"
+     "274edebfe76f65fbd51ad2f14898b95b"},
+    {MBH_SHA384, BITS_896,
+     "09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712"
+     "fcc7c71a557e2db966c3e9fa91746039"},
+    {MBH_SHA384, MILLION_A,
+     "9d0e1809716474cb086e834e310a4a1ced149e9c00f248527972cec5704c2a5b"
+     "07b8b3dc38ecc4ebae97ddd87f3d8985"},
+
+    {MBH_SHA512_256, ABC, "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23"},
+    {MBH_SHA512_256, BITS_896, "3928e184fb8690f840da3988121d31be65cb9d3ef83ee6146feac861e19b563a"},
+
+    {MBH_SHA512_224, ABC, "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa"},
+    {MBH_SHA512_224, BITS_896, "23fec5bb94d60b23308192640b0c453335d664734fe40e7268674af9"},
+};
+
+#define NKATS (sizeof KATS / sizeof KATS[0])
+
+static const mbh_algorithm ALGS[] = {MBH_SHA256,     MBH_SHA224,     MBH_SHA512,
+                                     MBH_SHA384,     MBH_SHA512_256, MBH_SHA512_224};
+static const char *const ALG_NAMES[] = {"sha256",     "sha224",     "sha512",
+                                        "sha384",     "sha512/256", "sha512/224"};
+
+static int failures;
+
+static const uint8_t *message(enum message m, size_t *len) {
+    if (m == MILLION_A) {
+        *len = MILLION;
+        return (const uint8_t *)million_a;
+    }
+    const char *text = MESSAGE_TEXT[m];
+    size_t n = 0;
+    while (text[n]) n++;
+    *len = n;
+    return (const uint8_t *)text;
+}
+
+static int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    return c - 'a' + 10;
+}
+
+/* Compares a digest with the table; reports a mismatch. */
+static void check(const struct kat *k, const char *alg, const char *engine, const char *how,
+                  const uint8_t *got, size_t len) {
+    uint8_t want[MBH_MAX_DIGEST_LEN];
+    size_t want_len = 0;
+    for (const char *h = k->md; h[0] && h[1]; h += 2) {
+        want[want_len++] = (uint8_t)(hex_value(h[0]) << 4 | hex_value(h[1]));
+    }
+    if (len == want_len && memcmp(got, want, len) == 0) return;
+    failures++;
+    put("FAIL ");
+    put(alg);
+    put(" engine ");
+    put(engine);
+    put(" ");
+    put(how);
+    put(" ");
+    put(MESSAGE_NAMES[k->msg]);
+    put(": got ");
+    put_hex(got, len);
+    put(", want ");
+    put(k->md);
+    put("\n");
+}
+
+static void expect_ok(mbh_result r, const char *what) {
+    if (r == MBH_OK) return;
+    failures++;
+    put("FAIL ");
+    put(what);
+    put(": ");
+    put(mbh_result_str(r));
+    put("\n");
+}
+
+/* Chunk lengths of the long message: every tail width, around block sizes. */
+static const size_t CHUNKS[] = {1, 63, 64, 65, 127, 128, 129, 1000, 4096, 7, 100000};
+
+static mbh_ctx ctxs[NKATS];
+static mbh_manager manager;
+static const struct kat *ctx_kat[NKATS];
+static int ctx_back[NKATS];
+
+/* Marks a context that came back from submit or flush. */
+static void came_back(mbh_ctx *done) {
+    if (done) ctx_back[done - ctxs] = 1;
+}
+
+/* Runs the vectors of `alg` through a manager on `engine` (NULL: the default). */
+static void run_manager(mbh_algorithm alg, const char *alg_name, const char *engine) {
+    const char *shown = engine ? engine : "default";
+    mbh_result r = engine ? mbh_manager_init_with_engine(&manager, alg, engine)
+                          : mbh_manager_init(&manager, alg);
+    expect_ok(r, "mbh_manager_init");
+    if (r != MBH_OK) return;
+    size_t n = 0, long_one = NKATS;
+    for (size_t i = 0; i < NKATS; i++) {
+        if (KATS[i].alg != alg) continue;
+        ctx_kat[n] = &KATS[i];
+        ctx_back[n] = 0;
+        expect_ok(mbh_ctx_init(&ctxs[n], alg, 0), "mbh_ctx_init");
+        if (KATS[i].msg == MILLION_A) long_one = n;
+        n++;
+    }
+    mbh_ctx *done;
+    /* The whole messages wait in lanes while the long one streams by. */
+    for (size_t i = 0; i < n; i++) {
+        if (i == long_one) continue;
+        size_t len;
+        const uint8_t *msg = message(ctx_kat[i]->msg, &len);
+        expect_ok(mbh_submit(&manager, &ctxs[i], msg, len, MBH_ENTIRE, &done), "mbh_submit");
+        came_back(done);
+    }
+    if (long_one < NKATS) {
+        size_t off = 0;
+        for (size_t c = 0; off < MILLION; c++) {
+            size_t len = CHUNKS[c % (sizeof CHUNKS / sizeof CHUNKS[0])];
+            if (len > MILLION - off) len = MILLION - off;
+            mbh_flags flags = (off == 0 ? MBH_FIRST : MBH_UPDATE) |
+                              (off + len == MILLION ? MBH_LAST : MBH_UPDATE);
+            ctx_back[long_one] = 0;
+            r = mbh_submit(&manager, &ctxs[long_one], (const uint8_t *)million_a + off, len,
+                           flags, &done);
+            expect_ok(r, "mbh_submit (chunk)");
+            if (r != MBH_OK) break;
+            came_back(done);
+            /* The next chunk waits until this one has been consumed. */
+            while (!ctx_back[long_one]) {
+                expect_ok(mbh_flush(&manager, &done), "mbh_flush");
+                if (!done) break;
+                came_back(done);
+            }
+            off += len;
+        }
+    }
+    do {
+        expect_ok(mbh_flush(&manager, &done), "mbh_flush");
+        came_back(done);
+    } while (done);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t digest[MBH_MAX_DIGEST_LEN];
+        size_t len = 0;
+        r = mbh_ctx_digest(&ctxs[i], digest, sizeof digest, &len);
+        expect_ok(r, "mbh_ctx_digest");
+        if (r == MBH_OK) check(ctx_kat[i], alg_name, shown, "manager", digest, len);
+    }
+    expect_ok(mbh_manager_fini(&manager), "mbh_manager_fini");
+}
+
+/* Runs every vector of `alg` on `engine` (NULL: the default) and says so. */
+static void run(size_t a, const char *engine) {
+    int before = failures;
+    run_manager(ALGS[a], ALG_NAMES[a], engine);
+    put(failures == before ? "ok     " : "FAILED ");
+    put(ALG_NAMES[a]);
+    put(" on ");
+    put(engine ? engine : "the default engine");
+    put("\n");
+}
+
+void start_c(void) {
+    memset(million_a, 'a', sizeof million_a);
+    size_t engines_run = 0;
+    for (size_t a = 0; a < sizeof ALGS / sizeof ALGS[0]; a++) {
+        mbh_algorithm alg = ALGS[a];
+        run(a, 0);
+        size_t count = 0;
+        expect_ok(mbh_engine_count(alg, &count), "mbh_engine_count");
+        for (size_t e = 0; e < count; e++) {
+            const char *name = 0;
+            bool supported = false;
+            expect_ok(mbh_engine_name(alg, e, &name), "mbh_engine_name");
+            if (!name) continue;
+            expect_ok(mbh_engine_supported(alg, name, &supported), "mbh_engine_supported");
+            if (!supported) continue;
+            run(a, name);
+            engines_run++;
+        }
+    }
+    /* At least auto and scalar for each algorithm. */
+    if (engines_run < 2 * sizeof ALGS / sizeof ALGS[0]) {
+        put("FAIL too few engines ran\n");
+        failures++;
+    }
+    put(failures ? "FAILED: " : "passed: ");
+    put_uint((size_t)failures);
+    put(" failures\n");
+    exit_group(failures ? 1 : 0);
+}
