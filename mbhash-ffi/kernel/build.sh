@@ -8,8 +8,8 @@
 #
 # Its own target directory keeps these flags from invalidating the normal
 # builds. Flags for our crates:
-#   -C force-unwind-tables=no   no unwind tables are asked for (KERNEL.md
-#                               says what .eh_frame is left, and why);
+#   -C force-unwind-tables=no   no unwind tables are asked for (the README,
+#                               "Kernel-style use", says what .eh_frame is left, and why);
 #   -C no-redzone=yes           no use of the 128 bytes below %rsp, which an
 #                               interrupt on the same stack would overwrite.
 # `core` and `compiler_builtins` come precompiled with the toolchain and keep

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Checks the kernel-style static library (see KERNEL.md):
+# Checks the kernel-style static library (see the README, "Kernel-style use"):
 #
 #   1. builds it with kernel/build.sh (mbhash-simd, mbhash-core and
 #      mbhash-ffi, all without `std`), and lints mbhash-ffi without `std`;
@@ -60,7 +60,7 @@ if grep -E ' \.(init_array|fini_array|ctors|dtors|preinit_array)' "$tmp/sections
     fail "constructors or destructors, which a kernel would not run"
 fi
 eh=$(awk '$2 == ".eh_frame" {print $6}' "$tmp/sections")
-echo "no TLS, no constructors; .eh_frame: $((0x${eh:-0})) bytes (KERNEL.md says why)"
+echo "no TLS, no constructors; .eh_frame: $((0x${eh:-0})) bytes (the README says why)"
 
 # Red zone: our crates are built with -C no-redzone; `core` and
 # `compiler_builtins` come precompiled with it. Functions that address

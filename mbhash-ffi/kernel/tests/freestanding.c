@@ -15,7 +15,7 @@
  */
 #include "mbhash.h"
 
-/* ---- The C library functions the archive uses (see KERNEL.md). ---- */
+/* ---- The C library functions the archive uses (see the README, "Kernel-style use"). ---- */
 
 void *memcpy(void *restrict dst, const void *restrict src, size_t n) {
     unsigned char *d = dst;
