@@ -173,3 +173,44 @@ fn short_chunks_come_back_at_once() {
     };
     assert_eq!(done.digest().unwrap()[..], sha2::Sha256::digest(b"abc")[..]);
 }
+
+/// The SHA-512 family shares the manager, and with it every misuse error.
+#[test]
+fn sha512_family_misuse() {
+    use mbhash::engine::Sha512Engine;
+    use mbhash::{Sha512Context, Sha512Manager};
+    let data = [9u8; 500];
+    let mut held = Sha512Context::with_id(1);
+    let mut fresh_ctx = Sha512Context::with_id(2);
+    let mut m = Sha512Manager::with_engine(
+        Sha512Engine::from_name("avx512")
+            .unwrap_or_else(|_| Sha512Engine::from_name("scalar").unwrap()),
+    );
+    let kept = m.submit(&mut held, &data, Flags::ENTIRE).unwrap();
+    let mut fresh = &mut fresh_ctx;
+    for (flags, kind) in [
+        (Flags::from_bits(8), ErrorKind::InvalidFlags),
+        (Flags::UPDATE, ErrorKind::AlreadyCompleted),
+        (Flags::LAST, ErrorKind::AlreadyCompleted),
+    ] {
+        let err = m.submit(fresh, b"x", flags).unwrap_err();
+        assert_eq!(err.kind(), kind);
+        fresh = err.into_context();
+        assert_eq!(fresh.status(), Status::New);
+    }
+    // The job in flight still completes with the right digest.
+    let done = kept.or_else(|| m.flush()).expect("the held job");
+    assert_eq!(done.digest().unwrap()[..], sha2::Sha512::digest(data)[..]);
+    // UPDATE on the completed context is refused; FIRST restarts it.
+    let err = m.submit(done, b"more", Flags::UPDATE).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::AlreadyCompleted);
+    let done = err.into_context();
+    let again = match m.submit(done, b"abc", Flags::ENTIRE).unwrap() {
+        Some(d) => d,
+        None => m.flush().unwrap(),
+    };
+    assert_eq!(
+        again.digest().unwrap()[..],
+        sha2::Sha512::digest(b"abc")[..]
+    );
+}
