@@ -57,7 +57,7 @@
 //! jobs queue up while a batch runs, so the next batch fills the lanes.
 //!
 //! Lone-request latency, measured on the project's development machine (2
-//! cores of an AMD EPYC, Zen 4, shared with other work; release build;
+//! cores of an AMD EPYC (Zen 5), shared with other work; release build;
 //! 4 KiB requests sent one at a time; medians of 20,000):
 //!
 //! | SHA-256, 4 KiB | 1 worker | 2 workers |
