@@ -6,7 +6,7 @@
 //! independent streams overlaps their dependency chains until the
 //! instruction's throughput is the limit instead.
 //!
-//! Measured on a Zen 4 class CPU (`sha256rnds2`: latency 4 cycles, one every
+//! Measured on a Zen 5 CPU (`sha256rnds2`: latency 4 cycles, one every
 //! 2 cycles), per 64-byte block and lane, long inputs: one lane about 128
 //! cycles (the latency bound, the same as the `sha2` crate), two lanes about
 //! 83, four lanes about 70 (the throughput bound is 64). Two lanes stay above
