@@ -23,7 +23,7 @@
 //! recombined with PCLMULQDQ) and `vpclmul` (AVX-512 VPCLMULQDQ folding fused
 //! with `crc32` streams for inputs of 1 KiB and more, the `sse42` code below
 //! that). `auto` is the fastest one the CPU supports, in that order of
-//! preference: on AMD Zen 5 `vpclmul` is never slower than `sse42` because
+//! preference: on AMD Zen 4 `vpclmul` is never slower than `sse42` because
 //! it hands short inputs to the same code, and `sse42` is 10 to 25 times
 //! faster than `table`.
 //!

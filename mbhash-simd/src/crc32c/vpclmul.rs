@@ -17,7 +17,7 @@
 //! `crc32_u64(crc32_u64(0, H), L)` is `H * x^96 + L * x^32`, exactly the
 //! register for 16 bytes.
 //!
-//! **Fusion.** Folding keeps the carry-less multiplier busy (on AMD Zen 5
+//! **Fusion.** Folding keeps the carry-less multiplier busy (on AMD Zen 4
 //! one 512-bit VPCLMULQDQ per two cycles: 16 bytes per cycle) and leaves the
 //! `crc32` unit idle, which on its own does as much (two per cycle on six
 //! streams, see [`super::sse42`]). So every block is shared between them:
@@ -37,12 +37,12 @@
 //!   those of the last block combined at its end; what is left (6 to 8 KiB)
 //!   is a variable block.
 //!
-//! Measured on AMD Zen 5 this is about 1.4 times as fast as folding alone.
+//! Measured on AMD Zen 4 this is about 1.4 times as fast as folding alone.
 //! Inputs shorter than [`THRESHOLD`] go through the SSE4.2 kernel.
 
 use super::Kernel;
 
-/// Inputs shorter than this use the SSE4.2 kernel (measured on AMD Zen 5:
+/// Inputs shorter than this use the SSE4.2 kernel (measured on AMD Zen 4:
 /// the two are even at about 1.4 KiB; from 2 KiB folding is 10 to 20%
 /// faster, from 8 KiB 50%).
 pub const THRESHOLD: usize = 1536;
