@@ -70,6 +70,9 @@ impl<A: Algorithm> Hasher<A> {
 
     /// Absorbs `data`.
     pub fn update(&mut self, mut data: &[u8]) {
+        // A block that ends the data so far stays buffered (up to one whole
+        // block), so that a message of whole blocks is finished with its last
+        // block and the padding in one kernel call.
         let block_len = <A::Family as Family>::BLOCK_LEN;
         self.total_len = self.total_len.wrapping_add(data.len() as u64);
         if self.buf_len > 0 {
@@ -78,13 +81,19 @@ impl<A: Algorithm> Hasher<A> {
             bytes[self.buf_len..self.buf_len + fill].copy_from_slice(&data[..fill]);
             self.buf_len += fill;
             data = &data[fill..];
-            if self.buf_len < block_len {
+            if data.is_empty() {
                 return;
             }
             self.engine.compress_one(&mut self.state, &self.buf[..1]);
             self.buf_len = 0;
         }
-        let (blocks, tail) = <A::Family as Family>::split_blocks(data);
+        let (mut blocks, mut tail) = <A::Family as Family>::split_blocks(data);
+        if tail.is_empty() && !blocks.is_empty() {
+            // Keep the last whole block back.
+            let split = data.len() - block_len;
+            blocks = <A::Family as Family>::split_blocks(&data[..split]).0;
+            tail = &data[split..];
+        }
         if !blocks.is_empty() {
             self.engine.compress_one(&mut self.state, blocks);
         }
