@@ -62,6 +62,7 @@ impl Sse42 {
 }
 
 impl Kernel for Sse42 {
+    #[inline]
     fn update(self, crc: u32, data: &[u8]) -> u32 {
         #[cfg(target_arch = "x86_64")]
         {
@@ -75,6 +76,7 @@ impl Kernel for Sse42 {
         }
     }
 
+    #[inline]
     fn shift(self, crc: u32, len: u64) -> u32 {
         #[cfg(target_arch = "x86_64")]
         {

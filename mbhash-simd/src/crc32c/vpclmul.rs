@@ -15,36 +15,40 @@
 //! once, each by its own constant, onto the last 16 bytes and XORed
 //! together, and two `crc32` instructions reduce those 128 bits:
 //! `crc32_u64(crc32_u64(0, H), L)` is `H * x^96 + L * x^32`, exactly the
-//! register for 16 bytes.
+//! register for 16 bytes. Folding alone is bound by the carry-less
+//! multiplier: on AMD Zen 4 and 5 one VPCLMULQDQ per two cycles whatever the
+//! vector width, 16 bytes per cycle.
 //!
-//! **Any length, no tail.** The input is cut into 64-byte vectors from its
-//! end, so only the first one is partial: it is loaded with a byte mask that
-//! leaves zeros in front of the data (leading zeros do not change a CRC
-//! whose register is zero), and the groups of four vectors are counted from
-//! the end too, the first group padded in front with zero vectors. The
-//! incoming register, which belongs in front of the first data byte, goes
-//! into that vector as one carry-less product by `x^(31 - 8 pad)` (moving it
-//! back over the `pad` zero bytes), or as a plain XOR when the length is a
-//! multiple of 64. Folding alone is bound by the carry-less multiplier (on
-//! AMD Zen 4 and 5 one VPCLMULQDQ per two cycles: 16 bytes per cycle), the
-//! same at every vector width.
+//! **Any length, no tail.** Below [`FUSE_MIN`] bytes the input is cut into
+//! 64-byte vectors from its end, so that only the first one is partial: it
+//! is loaded with a byte mask that leaves zeros in front of the data
+//! (leading zeros do not change a CRC whose register is zero). The incoming
+//! register, which belongs in front of the first data byte, goes into that
+//! vector as one carry-less product by `x^(31 - 8 pad)` (moved back over the
+//! `pad` zeros), or as a plain XOR when the length is a multiple of 64. The
+//! groups are counted from the end too; the first one, of one to four
+//! vectors, lies at the end of its accumulators, and the accumulators in
+//! front of it take the next group unmultiplied.
 //!
-//! **Fusion.** That leaves the `crc32` unit idle, which does as much again
-//! on its own (two or more per cycle on six streams, see [`super::sse42`]).
+//! **Fusion.** Folding leaves the `crc32` unit idle, which does as much
+//! again on its own (two per cycle on six streams, see [`super::sse42`]).
 //! From [`FUSE_MIN`] bytes the input is laid out as
-//! `V | S0 | S1 | ... | S5 | T`: a folded part `V` of any length, six
-//! `crc32` streams of `w` words each (`w` a multiple of 5), and the last 256
-//! bytes `T`. The accumulators fold through `V` and then jump over the
-//! streams onto `T` (one step by a distance that depends on `w` only), while
-//! the streams run from zero, five words of each per step. Their registers
-//! need no recombination pass: each is a 32-bit value that one carry-less
-//! product by `x^(8 * dist - 97)` turns into its contribution to the last 16
-//! bytes (`dist` bytes from the end; `- 97` for the reduction and the
-//! product's place in the lane), and all six products are two VPCLMULQDQ
-//! instructions on one vector, XORed in before the final reduction.
-//! Inputs longer than [`CHUNK_MAX`] run in chunks of [`CHUNK`] bytes, each
-//! from a zero register (so that they overlap in the CPU), the register
-//! carried by one product with `x^(8 * CHUNK)` per chunk.
+//! `H | V | S0 | ... | S5 | T`: a head `H` of fewer than 48 bytes, run as a
+//! `crc32` chain into the first folded vector; `m` groups `V`; six streams
+//! `S0..S5` of `w` words; the last group `T`. The accumulators fold through
+//! `V` and then jump over the streams onto `T` (a step whose distance
+//! depends on `w` only), while the streams run from zero, five words of each
+//! per step. The stream registers need no recombination pass: one
+//! carry-less product by `x^(8 * dist - 97)` turns each into its share of
+//! the last 16 bytes (`dist` bytes from the end; `- 97` for the reduction
+//! and the product's place in the lane), and the six products are two
+//! VPCLMULQDQ on one vector, XORed in before the final reduction.
+//!
+//! **Long inputs.** Beyond [`LONG`] bytes, fixed blocks of [`BLOCK`] bytes
+//! (four groups, then six streams of 160 bytes) come first, the
+//! accumulators carried from block to block; each block's stream registers
+//! go into the first vector of the next by two VPCLMULQDQ. The rest, more
+//! than `LONG - BLOCK` bytes, runs as above from the register they leave.
 //!
 //! Inputs shorter than [`THRESHOLD`] run the single `crc32` chain of the
 //! SSE4.2 kernel.
@@ -52,18 +56,30 @@
 use super::Kernel;
 
 /// Inputs shorter than this run one `crc32` chain (measured on AMD Zen 5:
-/// folding wins from about 200 bytes, by 1.5 times at 256).
-pub const THRESHOLD: usize = 224;
+/// folding is as fast at 128 bytes and wins from 160, by 1.5 times at 256).
+pub const THRESHOLD: usize = 160;
 
 /// Inputs from this length on are folded and hashed by `crc32` streams at
-/// once; shorter ones are folded only.
-pub const FUSE_MIN: usize = 1536;
+/// once; shorter ones are folded only (measured on AMD Zen 5: fusion wins
+/// from 800 bytes, by 1.3 times at 2 KiB and 1.6 at 8 KiB).
+pub const FUSE_MIN: usize = 800;
 
-/// Longer inputs run in chunks.
-pub const CHUNK_MAX: usize = 12 * 1024;
+/// Inputs longer than this run fixed blocks first.
+pub const LONG: usize = 6 * 1024;
 
-/// The chunk of long inputs.
-pub const CHUNK: usize = 8 * 1024;
+/// Groups folded in a fixed block.
+const B_STEPS: usize = 4;
+/// Words of each stream per group in a fixed block.
+const B_W: usize = 5;
+/// Streams in a fixed block.
+const BK: usize = 6;
+/// Bytes in each stream of a fixed block.
+const B_L: usize = 8 * B_STEPS * B_W;
+/// Bytes folded in a fixed block.
+const B_V: usize = 256 * B_STEPS;
+
+/// The fixed block of long inputs: four groups folded, six streams.
+pub const BLOCK: usize = B_V + BK * B_L;
 
 /// Proof that the CPU has AVX-512 VPCLMULQDQ (and SSE4.2 and PCLMULQDQ).
 #[cfg(target_arch = "x86_64")]
@@ -129,7 +145,7 @@ impl Kernel for Vpclmul {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{CHUNK, CHUNK_MAX, FUSE_MIN, THRESHOLD};
+    use super::{B_L, B_STEPS, B_V, B_W, BK, BLOCK, FUSE_MIN, LONG, THRESHOLD};
     use crate::crc32c::sse42::x86 as sse42;
     use crate::crc32c::{ORDER, xpow};
     use core::arch::x86_64::*;
@@ -201,27 +217,46 @@ mod x86 {
         }};
     }
 
+    /// Eight registers `[u64; 8]` in the qwords of a vector.
+    macro_rules! pack {
+        ($c:expr) => {{
+            let c: [u64; 8] = $c;
+            _mm512_set_epi64(
+                c[7] as i64,
+                c[6] as i64,
+                c[5] as i64,
+                c[4] as i64,
+                c[3] as i64,
+                c[2] as i64,
+                c[1] as i64,
+                c[0] as i64,
+            )
+        }};
+    }
+
     /// Per-lane constants that move lane `l` of accumulator `j` (sitting
-    /// `(3 - j) * 64 + (3 - l) * 16` bytes before the end of the group) to
-    /// the last 16 bytes; zero for the last lane itself.
-    static LANES: [Vec512; 4] = {
+    /// `(3 - j) * 64 + (3 - l) * 16` bytes before the end of the group) a
+    /// further `d` bytes on, to the last 16 bytes (for `d = 0`, the last
+    /// lane is multiplied by `x^0`: a different value of the same residue,
+    /// which the final reduction does not tell apart).
+    const fn lanes(d: usize) -> [Vec512; 4] {
         let mut t = [const { Vec512([0; 8]) }; 4];
         let mut j = 0;
         while j < 4 {
             let mut l = 0;
             while l < 4 {
-                let d = ((3 - j) * 64 + (3 - l) * 16) as i64;
-                if d > 0 {
-                    let f = fold(d);
-                    t[j].0[2 * l] = f[0];
-                    t[j].0[2 * l + 1] = f[1];
-                }
+                let f = fold(((3 - j) * 64 + (3 - l) * 16 + d) as i64);
+                t[j].0[2 * l] = f[0];
+                t[j].0[2 * l + 1] = f[1];
                 l += 1;
             }
             j += 1;
         }
         t
-    };
+    }
+
+    /// Moves the lanes of the last group to the last 16 bytes.
+    static LANES: [Vec512; 4] = lanes(0);
 
     /// `XNEG[pad] = x^(31 - 8 pad)`: the product of a register with it, as
     /// the first qword of a lane, is that register moved back over `pad`
@@ -243,8 +278,8 @@ mod x86 {
     /// One step of the fused loop: a group folded and `Q` words of every
     /// stream.
     const STEP: usize = 256 + 8 * K * Q;
-    /// The longest streams (in words), those of `CHUNK_MAX` bytes.
-    const W_MAX: usize = (CHUNK_MAX - 256) / (8 * K);
+    /// The longest streams (in words), those of `LONG` bytes.
+    const W_MAX: usize = (LONG - 256) / (8 * K);
 
     /// `STREAM[w]`: for streams of `w` words, stream `j`'s constant
     /// `x^(8 * dist - 97)` in qword `j`, `dist = (5 - j) * 8w + 256` bytes
@@ -276,18 +311,44 @@ mod x86 {
         t
     };
 
-    /// `x^(8 * CHUNK - 33)`: carries the register over a chunk (for
-    /// `crc32(0, clmul(crc, K))`).
-    const CHUNK_SHIFT: u32 = xpow(8 * CHUNK as u64 - 33);
+    /// Moves the accumulators over a block's streams into the next block.
+    const B_NEXT: [i64; 2] = fold((256 + BK * B_L) as i64);
+    /// Stream `j`'s register (qword `j`) into lane `j / 2` of the next
+    /// block's first vector: `x^(8 * (dist + 16 * (j / 2)) + 31)` for
+    /// `dist = (5 - j) * B_L` bytes to the end of the block.
+    static B_INJECT: Vec512 = {
+        let mut t = Vec512([0; 8]);
+        let mut j = 0;
+        while j < BK {
+            let d = (BK - 1 - j) * B_L + 16 * (j / 2);
+            t.0[j] = xp(8 * d as i64 + 31) as i64;
+            j += 1;
+        }
+        t
+    };
+    /// Stream `j`'s register onto the last 16 bytes of the block.
+    static B_STREAM: Vec512 = {
+        let mut t = Vec512([0; 8]);
+        let mut j = 0;
+        while j < BK {
+            t.0[j] = xp(8 * ((BK - 1 - j) * B_L) as i64 - 97) as i64;
+            j += 1;
+        }
+        t
+    };
+    /// Moves the lanes of the last group over the streams to the last 16
+    /// bytes of the block.
+    static B_LANES: [Vec512; 4] = lanes(BK * B_L);
 
-    /// The sixteen lanes of four accumulators, each moved onto the last 16
-    /// bytes: three vectors to XOR together with whatever else is added
-    /// there, then `fold_lanes!`.
+    /// The sixteen lanes of four accumulators, each moved by its constant
+    /// in `$t` (a `[Vec512; 4]`, see `lanes`) onto the last 16 bytes: three
+    /// vectors to XOR together with whatever else is added there, then
+    /// `fold_lanes!`.
     macro_rules! to_end {
-        ($acc:expr) => {{
+        ($acc:expr, $t:expr) => {{
             let [a0, a1, a2, a3]: [__m512i; 4] = $acc;
-            let (k0, k1) = (get!(&LANES[0]), get!(&LANES[1]));
-            let (k2, k3) = (get!(&LANES[2]), get!(&LANES[3]));
+            let t: &[Vec512; 4] = $t;
+            let (k0, k1, k2, k3) = (get!(&t[0]), get!(&t[1]), get!(&t[2]), get!(&t[3]));
             [
                 _mm512_ternarylogic_epi64::<0x96>(
                     _mm512_clmulepi64_epi128::<0x00>(a0, k0),
@@ -299,10 +360,9 @@ mod x86 {
                     _mm512_clmulepi64_epi128::<0x00>(a2, k2),
                     _mm512_clmulepi64_epi128::<0x11>(a2, k2),
                 ),
-                _mm512_ternarylogic_epi64::<0x96>(
+                _mm512_xor_si512(
                     _mm512_clmulepi64_epi128::<0x00>(a3, k3),
                     _mm512_clmulepi64_epi128::<0x11>(a3, k3),
-                    _mm512_maskz_mov_epi64(0b1100_0000, a3),
                 ),
             ]
         }};
@@ -321,49 +381,6 @@ mod x86 {
         }};
     }
 
-    /// The accumulators for the first group of `v` (at least one byte),
-    /// with the register `crc` in front, and the groups after it.
-    macro_rules! start {
-        ($crc:expr, $v:expr) => {{
-            let (crc, v): (u32, &[u8]) = ($crc, $v);
-            let q = v.len().div_ceil(64);
-            let pad = 64 * q - v.len();
-            let (first, rest) = v.split_at(64 - pad);
-            let (vectors, _) = rest.as_chunks::<64>();
-            let v0 = if pad == 0 {
-                let first: &[u8; 64] = first.try_into().unwrap();
-                _mm512_xor_si512(
-                    load!(first),
-                    _mm512_zextsi128_si512(_mm_cvtsi32_si128(crc as i32)),
-                )
-            } else {
-                // SAFETY: the mask enables the last `64 - pad` bytes of the
-                // vector, which are `first`; the `pad` bytes in front of it are
-                // neither read nor faulted on (AVX-512 masked loads suppress
-                // masked-out elements).
-                let v0 = unsafe {
-                    _mm512_maskz_loadu_epi8(!0 << pad, first.as_ptr().wrapping_sub(pad).cast())
-                };
-                let crc = _mm_clmulepi64_si128::<0x00>(
-                    _mm_cvtsi32_si128(crc as i32),
-                    _mm_cvtsi32_si128(XNEG[pad] as i32),
-                );
-                _mm512_xor_si512(v0, _mm512_zextsi128_si512(crc))
-            };
-            // The first group holds 1 to 4 vectors, at its end.
-            let zero = _mm512_setzero_si512();
-            let (acc, rest) = match vectors {
-                [v1, v2, v3, rest @ ..] if (q - 1) % 4 == 3 => {
-                    ([v0, load!(v1), load!(v2), load!(v3)], rest)
-                }
-                [v1, v2, rest @ ..] if (q - 1) % 4 == 2 => ([zero, v0, load!(v1), load!(v2)], rest),
-                [v1, rest @ ..] if (q - 1) % 4 == 1 => ([zero, zero, v0, load!(v1)], rest),
-                rest => ([zero, zero, zero, v0], rest),
-            };
-            (acc, rest.as_chunks::<4>().0)
-        }};
-    }
-
     /// Advances the raw register over `data`.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,sse4.2,pclmulqdq")]
     pub(super) fn update(crc: u32, data: &[u8]) -> u32 {
@@ -371,28 +388,90 @@ mod x86 {
             sse42::single(crc, data)
         } else if data.len() < FUSE_MIN {
             folded(crc, data)
-        } else if data.len() <= CHUNK_MAX {
+        } else if data.len() <= LONG {
             fused(crc, data)
         } else {
-            chunked(crc, data)
+            long(crc, data)
         }
     }
 
-    /// Folding only (any non-empty input).
+    /// Folding only (any non-empty input). The vectors are counted from
+    /// the end, so that only the first is partial; the groups too, so that
+    /// only the first has fewer than four vectors (`r`), at its end: the
+    /// accumulators in front of them take the next group as it is.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,sse4.2,pclmulqdq")]
     fn folded(crc: u32, data: &[u8]) -> u32 {
-        let (mut acc, groups) = start!(crc, data);
+        let q = data.len().div_ceil(64);
+        let pad = 64 * q - data.len();
+        let (first, rest) = data.split_at(64 - pad);
+        let (vectors, _) = rest.as_chunks::<64>();
+        let v0 = if pad == 0 {
+            let first: &[u8; 64] = first.try_into().unwrap();
+            _mm512_xor_si512(
+                load!(first),
+                _mm512_zextsi128_si512(_mm_cvtsi32_si128(crc as i32)),
+            )
+        } else {
+            // SAFETY: the mask enables the last `64 - pad` bytes of the
+            // vector, which are `first`; the `pad` bytes in front of it are
+            // neither read nor faulted on (AVX-512 masked loads suppress
+            // masked-out elements).
+            let v0 = unsafe {
+                _mm512_maskz_loadu_epi8(!0 << pad, first.as_ptr().wrapping_sub(pad).cast())
+            };
+            let crc = _mm_clmulepi64_si128::<0x00>(
+                _mm_cvtsi32_si128(crc as i32),
+                _mm_cvtsi32_si128(XNEG[pad] as i32),
+            );
+            _mm512_xor_si512(v0, _mm512_zextsi128_si512(crc))
+        };
+        let r = (q - 1) % 4 + 1;
+        let (v, rest) = vectors.split_at(r - 1);
+        let (groups, _) = rest.as_chunks::<4>();
         let k256 = broadcast!(F256);
-        for g in groups {
+        let zero = _mm512_setzero_si512();
+        let mut acc = match groups.split_first() {
+            None => match *v {
+                [v1, v2, v3] => [v0, load!(&v1), load!(&v2), load!(&v3)],
+                [v1, v2] => [zero, v0, load!(&v1), load!(&v2)],
+                [v1] => [zero, zero, v0, load!(&v1)],
+                _ => [zero, zero, zero, v0],
+            },
+            Some((g, _)) => {
+                let d = [load!(&g[0]), load!(&g[1]), load!(&g[2]), load!(&g[3])];
+                match *v {
+                    [v1, v2, v3] => [
+                        fold!(v0, k256, d[0]),
+                        fold!(load!(&v1), k256, d[1]),
+                        fold!(load!(&v2), k256, d[2]),
+                        fold!(load!(&v3), k256, d[3]),
+                    ],
+                    [v1, v2] => [
+                        d[0],
+                        fold!(v0, k256, d[1]),
+                        fold!(load!(&v1), k256, d[2]),
+                        fold!(load!(&v2), k256, d[3]),
+                    ],
+                    [v1] => [
+                        d[0],
+                        d[1],
+                        fold!(v0, k256, d[2]),
+                        fold!(load!(&v1), k256, d[3]),
+                    ],
+                    _ => [d[0], d[1], d[2], fold!(v0, k256, d[3])],
+                }
+            }
+        };
+        for g in groups.iter().skip(1) {
             fold4!(acc, k256, g);
         }
-        let [a, b, c] = to_end!(acc);
+        let [a, b, c] = to_end!(acc, &LANES);
         fold_lanes!(_mm512_ternarylogic_epi64::<0x96>(a, b, c))
     }
 
     /// Folding fused with six `crc32` streams, for inputs of [`FUSE_MIN`]
-    /// to [`CHUNK_MAX`] bytes: `H | V | S0 .. S5 | T`, a head `H` of fewer
+    /// to [`LONG`] bytes: `H | V | S0 .. S5 | T`, a head `H` of fewer
     /// than 48 bytes run as a `crc32` chain into the first folded vector,
     /// `m` groups `V` folded, six streams of `w` words, the last group `T`.
     ///
@@ -518,7 +597,7 @@ mod x86 {
             i += 1;
         }
 
-        let [a, b, d] = to_end!(acc);
+        let [a, b, d] = to_end!(acc, &LANES);
         let s = _mm512_set_epi64(
             0,
             0,
@@ -541,18 +620,85 @@ mod x86 {
         ))
     }
 
-    /// Chunks of [`CHUNK`] bytes, each from a zero register, the register
-    /// carried by a product; then the rest (more than `CHUNK_MAX - CHUNK`
-    /// bytes) from the carried register.
+    /// Whole fixed blocks from the register `crc` (at least one block):
+    /// the accumulators carried from block to block, each block's stream
+    /// registers multiplied into the first vector of the next.
     #[inline(never)]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,sse4.2,pclmulqdq")]
-    fn chunked(crc: u32, data: &[u8]) -> u32 {
-        let n = (data.len() - CHUNK_MAX).div_ceil(CHUNK);
-        let (chunks, rest) = data.split_at(n * CHUNK);
-        let mut crc = crc;
-        for chunk in chunks.as_chunks::<CHUNK>().0 {
-            crc = fused(0, chunk) ^ sse42::mul_33(crc, CHUNK_SHIFT);
+    fn blocks(crc: u32, blocks: &[[u8; BLOCK]]) -> u32 {
+        let k256 = broadcast!(F256);
+        let k_next = broadcast!(B_NEXT);
+        let k_inject = get!(&B_INJECT);
+        let mut acc = [_mm512_setzero_si512(); 4];
+        let mut inject = _mm512_zextsi128_si512(_mm_cvtsi32_si128(crc as i32));
+        let mut c = [0u64; 8];
+        for (b, block) in blocks.iter().enumerate() {
+            let p = block.as_ptr();
+            let s = p.wrapping_add(B_V);
+            c = [0; 8];
+            for i in 0..B_STEPS {
+                // SAFETY: group i of the block, 256 bytes at p + 256 i.
+                let mut d = unsafe {
+                    let g = p.add(256 * i);
+                    [
+                        _mm512_loadu_si512(g.cast()),
+                        _mm512_loadu_si512(g.add(64).cast()),
+                        _mm512_loadu_si512(g.add(128).cast()),
+                        _mm512_loadu_si512(g.add(192).cast()),
+                    ]
+                };
+                if i == 0 {
+                    d[0] = _mm512_xor_si512(d[0], inject);
+                    if b == 0 {
+                        acc = d;
+                    } else {
+                        for j in 0..4 {
+                            acc[j] = fold!(acc[j], k_next, d[j]);
+                        }
+                    }
+                } else {
+                    for j in 0..4 {
+                        acc[j] = fold!(acc[j], k256, d[j]);
+                    }
+                }
+                for k in 0..B_W {
+                    let o = 8 * (B_W * i + k);
+                    for j in 0..BK {
+                        // SAFETY: word B_W i + k of stream j, at
+                        // s + j B_L + o with o + 8 <= B_L: in the block.
+                        let x = unsafe { s.add(o + j * B_L).cast::<u64>().read_unaligned() };
+                        c[j] = _mm_crc32_u64(c[j], x);
+                    }
+                }
+            }
+            let sv = pack!(c);
+            inject = _mm512_xor_si512(
+                _mm512_clmulepi64_epi128::<0x00>(sv, k_inject),
+                _mm512_clmulepi64_epi128::<0x11>(sv, k_inject),
+            );
         }
-        fused(crc, rest)
+        // The last block: its groups and streams onto its last 16 bytes.
+        let [a, b, d] = to_end!(acc, &B_LANES);
+        let sv = pack!(c);
+        let k = get!(&B_STREAM);
+        let p = _mm512_xor_si512(
+            _mm512_clmulepi64_epi128::<0x00>(sv, k),
+            _mm512_clmulepi64_epi128::<0x11>(sv, k),
+        );
+        fold_lanes!(_mm512_ternarylogic_epi64::<0x96>(
+            a,
+            b,
+            _mm512_xor_si512(d, p)
+        ))
+    }
+
+    /// Fixed blocks, then the rest (more than `LONG - BLOCK` bytes) by
+    /// `fused`.
+    #[inline(never)]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,sse4.2,pclmulqdq")]
+    fn long(crc: u32, data: &[u8]) -> u32 {
+        let n = (data.len() - LONG).div_ceil(BLOCK);
+        let (front, rest) = data.split_at(n * BLOCK);
+        fused(blocks(crc, front.as_chunks::<BLOCK>().0), rest)
     }
 }
