@@ -663,11 +663,11 @@ mod x86 {
                 }
                 for k in 0..B_W {
                     let o = 8 * (B_W * i + k);
-                    for j in 0..BK {
+                    for (j, c) in c.iter_mut().enumerate().take(BK) {
                         // SAFETY: word B_W i + k of stream j, at
                         // s + j B_L + o with o + 8 <= B_L: in the block.
                         let x = unsafe { s.add(o + j * B_L).cast::<u64>().read_unaligned() };
-                        c[j] = _mm_crc32_u64(c[j], x);
+                        *c = _mm_crc32_u64(*c, x);
                     }
                 }
             }
