@@ -38,7 +38,7 @@
 //! [`engine`] to see which engine is in use and [`crc32c_with`] to run a
 //! given one.
 
-use mbhash_simd::crc32c::{Kernel, Sse42, Table, Vpclmul, vpclmul};
+use mbhash_simd::crc32c::{Kernel, Sse42, Table, Vpclmul};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -249,9 +249,8 @@ impl Selected {
         match self {
             Selected::Table(k) => k.update(crc, data),
             Selected::Sse42(k) => k.update(crc, data),
-            // Short inputs go straight to the code that the VPCLMULQDQ
-            // kernel would hand them to, one call sooner.
-            Selected::Vpclmul(s, _) if data.len() < vpclmul::THRESHOLD => s.update(crc, data),
+            // The kernel itself hands short inputs to the SSE4.2 chain:
+            // one comparison there rather than two.
             Selected::Vpclmul(_, k) => k.update(crc, data),
         }
     }
