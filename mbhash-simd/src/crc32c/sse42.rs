@@ -241,6 +241,7 @@ pub(crate) mod x86 {
     /// 64 bytes per loop step, then 32, 16, 8, 4, 2 and 1 as the length's
     /// bits say (fewer instructions for short inputs than a loop of words,
     /// whose count LLVM would split into an unrolled part and a remainder).
+    #[inline]
     #[target_feature(enable = "sse4.2")]
     pub(crate) fn single(crc: u32, data: &[u8]) -> u32 {
         let word = |x: &[u8], i: usize| u64::from_le_bytes(x[8 * i..8 * i + 8].try_into().unwrap());

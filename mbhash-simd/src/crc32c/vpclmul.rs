@@ -117,6 +117,12 @@ impl Kernel for Vpclmul {
     fn update(self, crc: u32, data: &[u8]) -> u32 {
         #[cfg(target_arch = "x86_64")]
         {
+            // Short inputs branch here, in the caller, straight to the
+            // chain: one call, no stack frame.
+            if data.len() < THRESHOLD {
+                // SAFETY: the token proves SSE4.2 is available.
+                return unsafe { super::sse42::x86::single(crc, data) };
+            }
             // SAFETY: the token proves AVX-512 F/BW/VL, VPCLMULQDQ, SSE4.2
             // and PCLMULQDQ are available.
             unsafe { x86::update(crc, data) }
@@ -373,8 +379,12 @@ mod x86 {
     macro_rules! fold_lanes {
         ($z:expr) => {{
             let z: __m512i = $z;
-            let y = _mm256_xor_si256(_mm512_castsi512_si256(z), _mm512_extracti64x4_epi64::<1>(z));
-            let x = _mm_xor_si128(_mm256_castsi256_si128(y), _mm256_extracti128_si256::<1>(y));
+            let x = _mm_ternarylogic_epi64::<0x96>(
+                _mm512_castsi512_si128(z),
+                _mm512_extracti32x4_epi32::<1>(z),
+                _mm512_extracti32x4_epi32::<2>(z),
+            );
+            let x = _mm_xor_si128(x, _mm512_extracti32x4_epi32::<3>(z));
             let h = _mm_cvtsi128_si64(x) as u64;
             let l = _mm_extract_epi64::<1>(x) as u64;
             _mm_crc32_u64(_mm_crc32_u64(0, h), l) as u32
@@ -432,32 +442,32 @@ mod x86 {
         let k256 = broadcast!(F256);
         let zero = _mm512_setzero_si512();
         let mut acc = match groups.split_first() {
-            None => match *v {
-                [v1, v2, v3] => [v0, load!(&v1), load!(&v2), load!(&v3)],
-                [v1, v2] => [zero, v0, load!(&v1), load!(&v2)],
-                [v1] => [zero, zero, v0, load!(&v1)],
+            None => match v {
+                [v1, v2, v3] => [v0, load!(v1), load!(v2), load!(v3)],
+                [v1, v2] => [zero, v0, load!(v1), load!(v2)],
+                [v1] => [zero, zero, v0, load!(v1)],
                 _ => [zero, zero, zero, v0],
             },
             Some((g, _)) => {
                 let d = [load!(&g[0]), load!(&g[1]), load!(&g[2]), load!(&g[3])];
-                match *v {
+                match v {
                     [v1, v2, v3] => [
                         fold!(v0, k256, d[0]),
-                        fold!(load!(&v1), k256, d[1]),
-                        fold!(load!(&v2), k256, d[2]),
-                        fold!(load!(&v3), k256, d[3]),
+                        fold!(load!(v1), k256, d[1]),
+                        fold!(load!(v2), k256, d[2]),
+                        fold!(load!(v3), k256, d[3]),
                     ],
                     [v1, v2] => [
                         d[0],
                         fold!(v0, k256, d[1]),
-                        fold!(load!(&v1), k256, d[2]),
-                        fold!(load!(&v2), k256, d[3]),
+                        fold!(load!(v1), k256, d[2]),
+                        fold!(load!(v2), k256, d[3]),
                     ],
                     [v1] => [
                         d[0],
                         d[1],
                         fold!(v0, k256, d[2]),
-                        fold!(load!(&v1), k256, d[3]),
+                        fold!(load!(v1), k256, d[3]),
                     ],
                     _ => [d[0], d[1], d[2], fold!(v0, k256, d[3])],
                 }
