@@ -630,12 +630,15 @@ mod x86 {
         ))
     }
 
-    /// Whole fixed blocks from the register `crc` (at least one block):
-    /// the accumulators carried from block to block, each block's stream
-    /// registers multiplied into the first vector of the next.
+    /// Whole fixed blocks from the register `crc`: the accumulators carried
+    /// from block to block, each block's stream registers multiplied into
+    /// the first vector of the next.
     #[inline(never)]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,sse4.2,pclmulqdq")]
     fn blocks(crc: u32, blocks: &[[u8; BLOCK]]) -> u32 {
+        if blocks.is_empty() {
+            return crc;
+        }
         let k256 = broadcast!(F256);
         let k_next = broadcast!(B_NEXT);
         let k_inject = get!(&B_INJECT);
