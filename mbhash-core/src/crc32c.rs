@@ -20,12 +20,12 @@
 //!
 //! [`Crc32cEngine`] names the kernels of `mbhash_simd::crc32c`: `table`
 //! (portable slice-by-8), `sse42` (the `crc32` instruction on six streams,
-//! recombined with PCLMULQDQ) and `vpclmul` (AVX-512 VPCLMULQDQ folding fused
-//! with `crc32` streams for inputs of 1 KiB and more, the `sse42` code below
-//! that). `auto` is the fastest one the CPU supports, in that order of
-//! preference: on AMD Zen 4 `vpclmul` is never slower than `sse42` because
-//! it hands short inputs to the same code, and `sse42` is 10 to 25 times
-//! faster than `table`.
+//! recombined with PCLMULQDQ) and `vpclmul` (AVX-512 VPCLMULQDQ folding,
+//! fused with `crc32` streams from 800 bytes on, the `sse42` single chain
+//! below 160 bytes). `auto` is the fastest one the CPU supports, in that
+//! order of preference: on AMD Zen 4 and 5 `vpclmul` is never slower than
+//! `sse42` (it hands short inputs to the same code), and `sse42` is 10 to 25
+//! times faster than `table`.
 //!
 //! The environment variable `MBHASH_CRC32C_ENGINE` (`auto`, `table`, `sse42`
 //! or `vpclmul`) overrides the choice for [`crc32c`], [`crc32c_append`],
@@ -38,7 +38,7 @@
 //! [`engine`] to see which engine is in use and [`crc32c_with`] to run a
 //! given one.
 
-use mbhash_simd::crc32c::{Kernel, Sse42, Table, Vpclmul, vpclmul};
+use mbhash_simd::crc32c::{Kernel, Sse42, Table, Vpclmul};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -249,9 +249,8 @@ impl Selected {
         match self {
             Selected::Table(k) => k.update(crc, data),
             Selected::Sse42(k) => k.update(crc, data),
-            // Short inputs go straight to the code that the VPCLMULQDQ
-            // kernel would hand them to, one call sooner.
-            Selected::Vpclmul(s, _) if data.len() < vpclmul::THRESHOLD => s.update(crc, data),
+            // The kernel itself hands short inputs to the SSE4.2 chain:
+            // one comparison there rather than two.
             Selected::Vpclmul(_, k) => k.update(crc, data),
         }
     }

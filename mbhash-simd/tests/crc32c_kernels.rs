@@ -4,7 +4,7 @@ mod common;
 
 use common::{Rng, token_or_skip};
 use mbhash_simd::cpu::{self, Feature};
-use mbhash_simd::crc32c::{self, Kernel, Sse42, Table, Vpclmul};
+use mbhash_simd::crc32c::{self, Kernel, Sse42, Table, Vpclmul, vpclmul};
 
 const ISCSI: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
 
@@ -46,7 +46,7 @@ fn check_one<K: Kernel>(kernel: K, name: &str, rng: &mut Rng, data: &[u8]) {
     );
 }
 
-/// The shared harness: every length 0..=1100, lengths around the kernels'
+/// The shared harness: every length 0..=2600, lengths around the kernels'
 /// block sizes, a few random lengths up to 1 MiB, all at random offsets;
 /// then `shift` against updates over zeros and against itself.
 fn check_kernel<K: Kernel>(kernel: K, name: &str) {
@@ -55,25 +55,29 @@ fn check_kernel<K: Kernel>(kernel: K, name: &str) {
     let mut buf = vec![0u8; (1 << 20) + 64];
     rng.fill(&mut buf);
 
-    for len in 0..=1100 {
+    // Every length up to 2600 covers the single chain, folding alone (every
+    // partial first vector and first group), and fused inputs of one to
+    // four groups with every head length.
+    for len in 0..=2600 {
         let offset = rng.below(64);
         check_one(kernel, name, &mut rng, &buf[offset..offset + len]);
     }
-    // Around the kernels' thresholds and block sizes: the SSE4.2 fixed
-    // block (6 KiB), the VPCLMULQDQ threshold (1.5 KiB), its variable block
-    // (up to 8 KiB, every head length) and fixed blocks (1984 bytes).
-    let edges = (1500..1700).chain(8100..8300);
+    // Around the kernels' block sizes: the SSE4.2 fixed block (6 KiB), the
+    // VPCLMULQDQ kernel's longest variable input and its fixed blocks.
+    let (long, block) = (vpclmul::LONG, vpclmul::BLOCK);
     let around = [
-        2048,
         3 * 1024,
+        4 * 1024,
         6144,
         2 * 6144,
-        8192 + 1984,
-        8192 + 2 * 1984,
+        long,
+        long + block,
+        long + 2 * block,
+        long + 3 * block,
         3 * 8192,
     ];
     let around = around.into_iter().flat_map(|base| base - 9..=base + 9);
-    for len in edges.chain(around) {
+    for len in around {
         let offset = rng.below(64);
         check_one(kernel, name, &mut rng, &buf[offset..offset + len]);
     }

@@ -14,9 +14,9 @@
 //!
 //! Kernels: [`Table`] (portable slice-by-8, always available), [`Sse42`]
 //! (the `crc32` instruction on six interleaved streams, recombined with
-//! PCLMULQDQ), [`Vpclmul`] (AVX-512 VPCLMULQDQ folding fused with `crc32`
-//! streams from 1.5 KiB on, the SSE4.2 code below that). The SIMD kernels
-//! are reachable only through their proof tokens.
+//! PCLMULQDQ), [`Vpclmul`] (AVX-512 VPCLMULQDQ folding, fused with `crc32`
+//! streams from 800 bytes on; one `crc32` chain below 160 bytes). The SIMD
+//! kernels are reachable only through their proof tokens.
 //!
 //! ```
 //! use mbhash_simd::crc32c::{Kernel, Sse42, Table};
