@@ -23,7 +23,7 @@
 //! recombined with PCLMULQDQ) and `vpclmul` (AVX-512 VPCLMULQDQ folding,
 //! fused with `crc32` streams from 800 bytes on, the `sse42` single chain
 //! below 160 bytes). `auto` is the fastest one the CPU supports, in that
-//! order of preference: on AMD Zen 4 and 5 `vpclmul` is never slower than
+//! order of preference: on AMD Zen 5 and 5 `vpclmul` is never slower than
 //! `sse42` (it hands short inputs to the same code), and `sse42` is 10 to 25
 //! times faster than `table`.
 //!

@@ -1,9 +1,9 @@
 //! CRC32C with the SSE4.2 `crc32` instruction, six streams at once.
 //!
 //! The `crc32` instruction has a latency of three cycles; Intel cores start
-//! one per cycle, AMD Zen 4 two (measured here: three interleaved chains
+//! one per cycle, AMD Zen 5 two (measured here: three interleaved chains
 //! 32 GB/s, six 64 GB/s), so the classic three streams use only half of a
-//! Zen 4 and six streams cost Intel nothing but a longer recombination.
+//! Zen 5 and six streams cost Intel nothing but a longer recombination.
 //! Inputs of at least [`MULTI_MIN`] bytes are cut into [`STREAMS`] equal
 //! streams `S0 | S1 | ... | S5` of `L` bytes, after a head of fewer than 48
 //! bytes; the head runs as a seventh chain from the incoming CRC, the six
@@ -24,7 +24,7 @@ use super::Kernel;
 
 /// Inputs shorter than this run as one plain `crc32` chain.
 ///
-/// Measured on AMD Zen 4 against one chain: from 256 bytes the six streams
+/// Measured on AMD Zen 5 against one chain: from 256 bytes the six streams
 /// halve the latency of a call (2x the speed when each call waits for the
 /// previous one) and are about as fast when independent calls overlap;
 /// below it one chain costs fewer instructions, which wins when calls

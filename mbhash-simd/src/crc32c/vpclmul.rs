@@ -16,7 +16,7 @@
 //! together, and two `crc32` instructions reduce those 128 bits:
 //! `crc32_u64(crc32_u64(0, H), L)` is `H * x^96 + L * x^32`, exactly the
 //! register for 16 bytes. Folding alone is bound by the carry-less
-//! multiplier: on AMD Zen 4 and 5 one VPCLMULQDQ per two cycles whatever the
+//! multiplier: on AMD Zen 5 and 5 one VPCLMULQDQ per two cycles whatever the
 //! vector width, 16 bytes per cycle.
 //!
 //! **Any length, no tail.** Below [`FUSE_MIN`] bytes the input is cut into
