@@ -36,7 +36,11 @@ fn have(tool: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success());
     if !ok {
-        println!("SKIPPED: {tool} (GNU coreutils) not found");
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: {tool} (GNU coreutils) not found"
+        );
     }
     ok
 }
@@ -352,7 +356,11 @@ fn errors_match_coreutils() {
             b"",
         );
     } else {
-        println!("SKIPPED: permission test (files are readable by this user)");
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: permission test (files are readable by this user)"
+        );
     }
 }
 

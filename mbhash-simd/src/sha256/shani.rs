@@ -251,7 +251,8 @@ mod tests {
     #[test]
     fn compress1_matches_scalar() {
         let Some(k) = ShaNi::new() else {
-            eprintln!("SKIPPED shani compress1: no token");
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "SKIPPED shani compress1: no token");
             return;
         };
         let data: Vec<u8> = (0..5 * 64).map(|i| (i * 7 + 3) as u8).collect();

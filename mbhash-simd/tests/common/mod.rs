@@ -55,6 +55,13 @@ pub fn token_or_skip<T>(feature: Feature, kernel: &str, token: Option<T>) -> Opt
     if required && !cpu::disabled(feature) {
         panic!("{kernel}: required by MBHASH_REQUIRE but unavailable: {why}");
     }
-    eprintln!("SKIPPED {kernel}: needs {} but {why}", feature.name());
+    // Straight to the process's stderr, past the test harness's output
+    // capture, so that a skip shows in every log.
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED {kernel}: needs {} but {why}",
+        feature.name()
+    );
     None
 }
