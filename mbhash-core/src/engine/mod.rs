@@ -417,7 +417,7 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
         state: &mut [<K::Family as Family>::Word; 8],
         blocks: &[<K::Family as Family>::Block],
     ) {
-        match self.plan.choose(1) {
+        match self.plan.one() {
             Step::Scalar => self.kernels.run_one(Step::Scalar, state, blocks),
             Step::Narrow1 => self.kernels.run_one(Step::Narrow1, state, blocks),
             step => {

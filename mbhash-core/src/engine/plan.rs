@@ -54,6 +54,9 @@ pub struct Plan {
     mid_width: u32,
     wide_width: u32,
     narrow: [(NarrowSplit, f32); MAX_NARROW + 1],
+    /// `choose(1)`, worked out once: the one-stream hashers ask for it on
+    /// every call.
+    one: Step,
 }
 
 /// Busy lanes the narrow splits are precomputed for.
@@ -75,10 +78,12 @@ impl Plan {
                 },
                 0.0,
             ); MAX_NARROW + 1],
+            one: Step::Scalar,
         };
         for k in 0..=MAX_NARROW {
             plan.narrow[k] = plan.compute_narrow_split(k as u32);
         }
+        plan.one = plan.choose(1);
         plan
     }
 
@@ -89,6 +94,12 @@ impl Plan {
             cost[*s as usize] = 1.0;
         }
         Plan::new(cost, mid_width, wide_width)
+    }
+
+    /// The step for one busy lane (precomputed [`Plan::choose`]`(1)`).
+    #[inline]
+    pub fn one(&self) -> Step {
+        self.one
     }
 
     /// The cost per block of one call of `step` (infinite if not allowed).
