@@ -13,10 +13,13 @@
 //! default `c++`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
 
 use sha2::Digest;
+
+mod support;
+use support::{run_ok, skipped, valgrind_or_skip};
 
 /// The installed library.
 struct Install {
@@ -162,22 +165,6 @@ enum Link {
     Shared,
 }
 
-/// Runs a command; panics with its output unless it succeeds.
-fn run_ok(cmd: &mut Command, what: &str) -> Output {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
-    if !out.status.success() {
-        panic!(
-            "{what} failed ({}): {cmd:?}\n--- stdout\n{}\n--- stderr\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    out
-}
-
 /// Builds one C (or C++) program; returns its path.
 fn build(source: &Path, name: &str, link: Link) -> PathBuf {
     let inst = install();
@@ -209,35 +196,6 @@ fn build(source: &Path, name: &str, link: Link) -> PathBuf {
 
 fn c_test(name: &str) -> PathBuf {
     crate_dir().join("tests/c").join(format!("{name}.c"))
-}
-
-/// Prints a SKIPPED line past the test harness's output capture.
-fn skipped(what: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED {what}");
-}
-
-/// True if valgrind runs here; otherwise prints why the test is skipped,
-/// and panics if `MBHASH_REQUIRE` names valgrind.
-fn valgrind_or_skip(test: &str) -> bool {
-    if Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        return true;
-    }
-    let required = std::env::var("MBHASH_REQUIRE").unwrap_or_default();
-    if required
-        .split(',')
-        .any(|r| matches!(r.trim(), "valgrind" | "all"))
-    {
-        panic!("{test}: MBHASH_REQUIRE names valgrind, but valgrind is not installed");
-    }
-    skipped(&format!(
-        "{test}: valgrind is not installed (apt-get install valgrind)"
-    ));
-    false
 }
 
 /// Runs a test program (under valgrind if asked) and returns its stdout.

@@ -16,8 +16,11 @@
 
 use std::ffi::CString;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
+
+mod support;
+use support::{run_ok, skipped, valgrind_or_skip};
 
 /// The scratch install.
 struct Install {
@@ -95,21 +98,6 @@ enum Link {
     Shared,
 }
 
-fn run_ok(cmd: &mut Command, what: &str) -> Output {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("{what}: cannot run {cmd:?}: {e}"));
-    if !out.status.success() {
-        panic!(
-            "{what} failed ({}): {cmd:?}\n--- stdout\n{}\n--- stderr\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    out
-}
-
 /// A compiler command for `source` with the warnings of the C tests and the
 /// installed headers (no libraries).
 fn compiler(source: &Path) -> Command {
@@ -158,35 +146,6 @@ fn build(name: &str, link: Link) -> PathBuf {
     }
     run_ok(&mut cmd, &format!("building {}", source.display()));
     exe
-}
-
-/// Prints a SKIPPED line past the test harness's output capture.
-fn skipped(what: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stderr(), "SKIPPED {what}");
-}
-
-/// True if valgrind runs here; otherwise prints why the test is skipped,
-/// and panics if `MBHASH_REQUIRE` names valgrind.
-fn valgrind_or_skip(test: &str) -> bool {
-    if Command::new("valgrind")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        return true;
-    }
-    let required = std::env::var("MBHASH_REQUIRE").unwrap_or_default();
-    if required
-        .split(',')
-        .any(|r| matches!(r.trim(), "valgrind" | "all"))
-    {
-        panic!("{test}: MBHASH_REQUIRE names valgrind, but valgrind is not installed");
-    }
-    skipped(&format!(
-        "{test}: valgrind is not installed (apt-get install valgrind)"
-    ));
-    false
 }
 
 /// Runs a test program (under valgrind if asked) with extra environment.
