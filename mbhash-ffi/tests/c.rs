@@ -19,7 +19,7 @@ use std::sync::OnceLock;
 use sha2::Digest;
 
 mod support;
-use support::{run_ok, skipped, valgrind_or_skip};
+use support::{run, run_ok, skipped, valgrind_or_skip};
 
 /// The installed library.
 struct Install {
@@ -196,32 +196,6 @@ fn build(source: &Path, name: &str, link: Link) -> PathBuf {
 
 fn c_test(name: &str) -> PathBuf {
     crate_dir().join("tests/c").join(format!("{name}.c"))
-}
-
-/// Runs a test program (under valgrind if asked) and returns its stdout.
-fn run(exe: &Path, args: &[&str], env: &[(&str, String)], valgrind: bool) -> String {
-    let mut cmd = if valgrind {
-        let mut c = Command::new("valgrind");
-        c.args([
-            "--quiet",
-            "--error-exitcode=99",
-            "--leak-check=full",
-            "--errors-for-leak-kinds=definite,indirect",
-            "--show-leak-kinds=definite,indirect",
-        ])
-        .arg(exe);
-        c
-    } else {
-        Command::new(exe)
-    };
-    cmd.args(args).env("RUST_BACKTRACE", "0");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = run_ok(&mut cmd, &exe.display().to_string());
-    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
-    print!("{stdout}");
-    stdout
 }
 
 fn vectors() -> String {

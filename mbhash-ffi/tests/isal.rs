@@ -148,29 +148,11 @@ fn build(name: &str, link: Link) -> PathBuf {
     exe
 }
 
-/// Runs a test program (under valgrind if asked) with extra environment.
+/// Runs a test program (under valgrind if asked) with extra environment;
+/// its output must end in a summary with no failures.
 fn run(exe: &Path, args: &[&str], env: &[(&str, &str)], valgrind: bool) -> String {
-    let mut cmd = if valgrind {
-        let mut c = Command::new("valgrind");
-        c.args([
-            "--quiet",
-            "--error-exitcode=99",
-            "--leak-check=full",
-            "--errors-for-leak-kinds=definite,indirect",
-            "--show-leak-kinds=definite,indirect",
-        ])
-        .arg(exe);
-        c
-    } else {
-        Command::new(exe)
-    };
-    cmd.args(args).env("RUST_BACKTRACE", "0");
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let out = run_ok(&mut cmd, &format!("{} {args:?} {env:?}", exe.display()));
-    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
-    print!("{stdout}");
+    let env: Vec<(&str, String)> = env.iter().map(|(k, v)| (*k, v.to_string())).collect();
+    let stdout = support::run(exe, args, &env, valgrind);
     assert!(stdout.contains(" 0 failed"), "no summary line: {stdout}");
     stdout
 }

@@ -1,5 +1,6 @@
 //! Helpers shared by the tests that build and run C programs.
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// Runs a command; panics with its output unless it succeeds.
@@ -45,4 +46,31 @@ pub fn valgrind_or_skip(test: &str) -> bool {
         "{test}: valgrind is not installed (apt-get install valgrind)"
     ));
     false
+}
+
+/// Runs a test program (under valgrind if asked) with extra environment,
+/// prints its stdout and returns it; panics if it fails.
+pub fn run(exe: &Path, args: &[&str], env: &[(&str, String)], valgrind: bool) -> String {
+    let mut cmd = if valgrind {
+        let mut c = Command::new("valgrind");
+        c.args([
+            "--quiet",
+            "--error-exitcode=99",
+            "--leak-check=full",
+            "--errors-for-leak-kinds=definite,indirect",
+            "--show-leak-kinds=definite,indirect",
+        ])
+        .arg(exe);
+        c
+    } else {
+        Command::new(exe)
+    };
+    cmd.args(args).env("RUST_BACKTRACE", "0");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = run_ok(&mut cmd, &format!("{} {args:?} {env:?}", exe.display()));
+    let stdout = String::from_utf8(out.stdout).expect("UTF-8 output");
+    print!("{stdout}");
+    stdout
 }
