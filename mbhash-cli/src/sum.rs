@@ -6,7 +6,7 @@ use std::ffi::OsString;
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
-use mbhash_core::alg::{self, Algorithm};
+use mbhash_core::alg::Algorithm;
 use mbhash_core::engine::LaneEngine;
 
 use crate::check;
@@ -57,57 +57,8 @@ pub fn say(msg: &str) {
     let _ = writeln!(io::stderr().lock(), "{PROG}: {msg}");
 }
 
-/// The algorithms `-a` accepts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Algo {
-    /// SHA-224.
-    Sha224,
-    /// SHA-256.
-    Sha256,
-    /// SHA-384.
-    Sha384,
-    /// SHA-512.
-    Sha512,
-    /// SHA-512/224.
-    Sha512_224,
-    /// SHA-512/256.
-    Sha512_256,
-}
-
-impl Algo {
-    const ALL: [Algo; 6] = [
-        Algo::Sha256,
-        Algo::Sha224,
-        Algo::Sha384,
-        Algo::Sha512,
-        Algo::Sha512_256,
-        Algo::Sha512_224,
-    ];
-
-    fn name(self) -> &'static str {
-        match self {
-            Algo::Sha224 => "sha224",
-            Algo::Sha256 => "sha256",
-            Algo::Sha384 => "sha384",
-            Algo::Sha512 => "sha512",
-            Algo::Sha512_224 => "sha512-224",
-            Algo::Sha512_256 => "sha512-256",
-        }
-    }
-
-    /// The BSD tag, as coreutils writes it (`SHA512/256` for the truncated
-    /// SHA-512 variants, which coreutils lacks, after FIPS 180-4).
-    fn tag(self) -> &'static str {
-        match self {
-            Algo::Sha224 => "SHA224",
-            Algo::Sha256 => "SHA256",
-            Algo::Sha384 => "SHA384",
-            Algo::Sha512 => "SHA512",
-            Algo::Sha512_224 => "SHA512/224",
-            Algo::Sha512_256 => "SHA512/256",
-        }
-    }
-}
+/// The algorithms `-a` accepts: every algorithm of the library's list.
+pub use mbhash_core::Algo;
 
 /// How much check mode reports; the last of `--quiet`, `--status` and
 /// `--warn` wins, as in coreutils.
@@ -415,14 +366,7 @@ pub fn main(args: &[OsString]) -> ExitCode {
     if o.files.is_empty() {
         o.files.push("-".into());
     }
-    let result = match o.algo {
-        Algo::Sha224 => run::<alg::Sha224>(&o),
-        Algo::Sha256 => run::<alg::Sha256>(&o),
-        Algo::Sha384 => run::<alg::Sha384>(&o),
-        Algo::Sha512 => run::<alg::Sha512>(&o),
-        Algo::Sha512_224 => run::<alg::Sha512_224>(&o),
-        Algo::Sha512_256 => run::<alg::Sha512_256>(&o),
-    };
+    let result = mbhash_core::with_algo!(o.algo, A => run::<A>(&o));
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,

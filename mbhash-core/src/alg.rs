@@ -8,6 +8,7 @@
 
 use core::fmt::Debug;
 
+use crate::algo::Algo;
 use crate::engine::LaneEngine;
 
 /// The largest lane count of any engine (AVX-512 with 16 lanes of `u32`).
@@ -53,6 +54,10 @@ pub trait Algorithm: Sized + Send + Sync + 'static {
     type Output: Copy + Eq + Debug + AsRef<[u8]> + AsMut<[u8]> + Send + Sync + 'static;
     /// Lower-case name, e.g. `"sha256"`.
     const NAME: &'static str;
+    /// The BSD-style tag, e.g. `"SHA256"`, `"SHA512/256"`.
+    const TAG: &'static str;
+    /// The run-time id of the algorithm.
+    const ALGO: Algo;
     /// Initial chaining value.
     const IV: [<Self::Family as Family>::Word; 8];
     /// An all-zero output, for initialising buffers.
@@ -111,6 +116,8 @@ impl Algorithm for Sha256 {
     type Family = Sha256Family;
     type Output = [u8; 32];
     const NAME: &'static str = "sha256";
+    const TAG: &'static str = "SHA256";
+    const ALGO: Algo = Algo::Sha256;
     const IV: [u32; 8] = mbhash_simd::sha256::IV;
     const ZERO_OUTPUT: [u8; 32] = [0; 32];
 }
@@ -123,6 +130,8 @@ impl Algorithm for Sha224 {
     type Family = Sha256Family;
     type Output = [u8; 28];
     const NAME: &'static str = "sha224";
+    const TAG: &'static str = "SHA224";
+    const ALGO: Algo = Algo::Sha224;
     const IV: [u32; 8] = mbhash_simd::sha256::IV_224;
     const ZERO_OUTPUT: [u8; 28] = [0; 28];
 }
@@ -166,7 +175,7 @@ impl Family for Sha512Family {
 }
 
 macro_rules! sha512_variant {
-    ($(#[$doc:meta])* $ty:ident, $name:literal, $iv:ident, $len:literal) => {
+    ($(#[$doc:meta])* $ty:ident, $name:literal, $tag:literal, $iv:ident, $len:literal) => {
         $(#[$doc])*
         #[derive(Debug)]
         pub enum $ty {}
@@ -175,6 +184,8 @@ macro_rules! sha512_variant {
             type Family = Sha512Family;
             type Output = [u8; $len];
             const NAME: &'static str = $name;
+            const TAG: &'static str = $tag;
+            const ALGO: Algo = Algo::$ty;
             const IV: [u64; 8] = mbhash_simd::sha512::$iv;
             const ZERO_OUTPUT: [u8; $len] = [0; $len];
         }
@@ -183,17 +194,17 @@ macro_rules! sha512_variant {
 
 sha512_variant!(
     /// Marker for SHA-512 (FIPS 180-4).
-    Sha512, "sha512", IV, 64
+    Sha512, "sha512", "SHA512", IV, 64
 );
 sha512_variant!(
     /// Marker for SHA-384: SHA-512 with its own IV, truncated to 48 bytes.
-    Sha384, "sha384", IV_384, 48
+    Sha384, "sha384", "SHA384", IV_384, 48
 );
 sha512_variant!(
     /// Marker for SHA-512/256 (ZFS's "sha512" checksum): its own IV, 32 bytes.
-    Sha512_256, "sha512-256", IV_512_256, 32
+    Sha512_256, "sha512-256", "SHA512/256", IV_512_256, 32
 );
 sha512_variant!(
     /// Marker for SHA-512/224: its own IV, 28 bytes.
-    Sha512_224, "sha512-224", IV_512_224, 28
+    Sha512_224, "sha512-224", "SHA512/224", IV_512_224, 28
 );

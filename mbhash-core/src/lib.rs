@@ -26,6 +26,7 @@
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 
 pub mod alg;
+pub mod algo;
 #[cfg(feature = "std")]
 pub mod crc32c;
 pub mod engine;
@@ -35,6 +36,7 @@ mod many;
 #[cfg(feature = "std")]
 pub mod service;
 
+pub use algo::Algo;
 pub use hasher::{Hasher, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 pub use manager::{
     Context, ErrorKind, Flags, JobManager, Sha224Context, Sha224Manager, Sha256Context,
@@ -45,4 +47,4 @@ pub use manager::{
 pub use many::hash_many;
 pub use many::{hash_many_into, hash_many_with};
 #[cfg(feature = "std")]
-pub use service::{Algo, HashService};
+pub use service::HashService;

@@ -78,76 +78,31 @@ pub enum mbh_status {
     MBH_STATUS_COMPLETE = 3,
 }
 
-/// An algorithm number, checked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Alg {
-    Sha256,
-    Sha224,
-    Sha512,
-    Sha384,
-    Sha512_256,
-    Sha512_224,
-}
+/// An algorithm number, checked: the run-time algorithm of `mbhash-core`.
+pub(crate) use mbhash_core::Algo as Alg;
+pub(crate) use mbhash_core::with_algo;
 
-impl Alg {
+/// The C numbers of [`Alg`].
+pub(crate) trait AlgRaw: Sized {
     /// The algorithm with this number.
-    pub(crate) fn from_raw(raw: mbh_algorithm) -> Result<Alg, mbh_result> {
-        Ok(match raw {
-            MBH_SHA256 => Alg::Sha256,
-            MBH_SHA224 => Alg::Sha224,
-            MBH_SHA512 => Alg::Sha512,
-            MBH_SHA384 => Alg::Sha384,
-            MBH_SHA512_256 => Alg::Sha512_256,
-            MBH_SHA512_224 => Alg::Sha512_224,
-            _ => return Err(mbh_result::MBH_INVALID_ALGORITHM),
-        })
-    }
-
+    fn from_raw(raw: mbh_algorithm) -> Result<Self, mbh_result>;
     /// The number C sees.
-    pub(crate) fn raw(self) -> mbh_algorithm {
-        match self {
-            Alg::Sha256 => MBH_SHA256,
-            Alg::Sha224 => MBH_SHA224,
-            Alg::Sha512 => MBH_SHA512,
-            Alg::Sha384 => MBH_SHA384,
-            Alg::Sha512_256 => MBH_SHA512_256,
-            Alg::Sha512_224 => MBH_SHA512_224,
-        }
-    }
+    fn raw(self) -> mbh_algorithm;
 }
 
-/// Runs `$body` with the type alias `$A` set to the Rust algorithm of `$alg`.
-macro_rules! with_alg {
-    ($alg:expr, |$A:ident| $body:expr) => {
-        match $alg {
-            $crate::alg::Alg::Sha256 => {
-                type $A = ::mbhash_core::alg::Sha256;
-                $body
-            }
-            $crate::alg::Alg::Sha224 => {
-                type $A = ::mbhash_core::alg::Sha224;
-                $body
-            }
-            $crate::alg::Alg::Sha512 => {
-                type $A = ::mbhash_core::alg::Sha512;
-                $body
-            }
-            $crate::alg::Alg::Sha384 => {
-                type $A = ::mbhash_core::alg::Sha384;
-                $body
-            }
-            $crate::alg::Alg::Sha512_256 => {
-                type $A = ::mbhash_core::alg::Sha512_256;
-                $body
-            }
-            $crate::alg::Alg::Sha512_224 => {
-                type $A = ::mbhash_core::alg::Sha512_224;
-                $body
-            }
-        }
-    };
+impl AlgRaw for Alg {
+    fn from_raw(raw: mbh_algorithm) -> Result<Alg, mbh_result> {
+        Alg::ALL
+            .into_iter()
+            .find(|a| a.raw() == raw)
+            .ok_or(mbh_result::MBH_INVALID_ALGORITHM)
+    }
+
+    #[inline]
+    fn raw(self) -> mbh_algorithm {
+        with_algo!(self, A => A::RAW)
+    }
 }
-pub(crate) use with_alg;
 
 /// The engine type of an algorithm's family.
 pub(crate) type EngineOf<A> = <<A as Algorithm>::Family as Family>::Engine;
@@ -155,7 +110,7 @@ pub(crate) type EngineOf<A> = <<A as Algorithm>::Family as Family>::Engine;
 /// What the C layer needs per algorithm beyond [`Algorithm`].
 pub(crate) trait FfiAlg: Algorithm {
     /// The C number.
-    const ALG: Alg;
+    const RAW: mbh_algorithm;
     /// The digest length.
     const DIGEST_LEN: usize;
     /// The manager of this algorithm, if `m` is one.
@@ -224,11 +179,11 @@ static SHA512_BYTES: [[u8; NAME_CAP]; SHA512_COUNT] = name_bytes(Sha512Kernels::
 static SHA512_NAMES: [&CStr; SHA512_COUNT] = c_names(&SHA512_BYTES);
 
 macro_rules! ffi_alg {
-    ($ty:ident, $len:ident, $kernels:ident, $names:ident) => {
+    ($ty:ident, $raw:ident, $len:ident, $kernels:ident, $names:ident) => {
         const _: () = assert!(size_of::<<a::$ty as Algorithm>::Output>() == $len);
 
         impl FfiAlg for a::$ty {
-            const ALG: Alg = Alg::$ty;
+            const RAW: mbh_algorithm = $raw;
             const DIGEST_LEN: usize = $len;
             fn manager(m: &mut AnyManager) -> Option<&mut JobManager<'static, Self>> {
                 match m {
@@ -258,22 +213,51 @@ macro_rules! ffi_alg {
     };
 }
 
-ffi_alg!(Sha256, MBH_SHA256_DIGEST_LEN, Sha256Kernels, SHA256_NAMES);
-ffi_alg!(Sha224, MBH_SHA224_DIGEST_LEN, Sha256Kernels, SHA256_NAMES);
-ffi_alg!(Sha512, MBH_SHA512_DIGEST_LEN, Sha512Kernels, SHA512_NAMES);
-ffi_alg!(Sha384, MBH_SHA384_DIGEST_LEN, Sha512Kernels, SHA512_NAMES);
+// The C side of the algorithm list: one line per algorithm.
+ffi_alg!(
+    Sha256,
+    MBH_SHA256,
+    MBH_SHA256_DIGEST_LEN,
+    Sha256Kernels,
+    SHA256_NAMES
+);
+ffi_alg!(
+    Sha224,
+    MBH_SHA224,
+    MBH_SHA224_DIGEST_LEN,
+    Sha256Kernels,
+    SHA256_NAMES
+);
+ffi_alg!(
+    Sha512,
+    MBH_SHA512,
+    MBH_SHA512_DIGEST_LEN,
+    Sha512Kernels,
+    SHA512_NAMES
+);
+ffi_alg!(
+    Sha384,
+    MBH_SHA384,
+    MBH_SHA384_DIGEST_LEN,
+    Sha512Kernels,
+    SHA512_NAMES
+);
 ffi_alg!(
     Sha512_256,
+    MBH_SHA512_256,
     MBH_SHA512_256_DIGEST_LEN,
     Sha512Kernels,
     SHA512_NAMES
 );
 ffi_alg!(
     Sha512_224,
+    MBH_SHA512_224,
     MBH_SHA512_224_DIGEST_LEN,
     Sha512Kernels,
     SHA512_NAMES
 );
+
+const _: () = assert!(MBH_MAX_DIGEST_LEN == mbhash_core::algo::MAX_OUTPUT_LEN);
 
 /// The static C string of an engine name of `A`'s family.
 pub(crate) fn engine_cstr<A: FfiAlg>(name: &str) -> &'static CStr {
@@ -292,7 +276,7 @@ pub(crate) fn engine_cstr<A: FfiAlg>(name: &str) -> &'static CStr {
 pub unsafe extern "C" fn mbh_digest_len(alg: mbh_algorithm, len_out: *mut usize) -> mbh_result {
     crate::boundary::boundary(|| {
         non_null(len_out)?;
-        let len = with_alg!(Alg::from_raw(alg)?, |A| A::DIGEST_LEN);
+        let len = with_algo!(Alg::from_raw(alg)?, A => A::DIGEST_LEN);
         // SAFETY: non-NULL and writable (the caller's contract).
         unsafe { write_out(len_out, len) };
         Ok(())

@@ -7,7 +7,7 @@ use core::sync::atomic::{AtomicU32, Ordering};
 use mbhash_core::alg::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 use mbhash_core::{Context, Status};
 
-use crate::alg::{Alg, FfiAlg, mbh_algorithm, mbh_status, with_alg};
+use crate::alg::{Alg, AlgRaw, FfiAlg, mbh_algorithm, mbh_status, with_algo};
 use crate::boundary::{boundary, mbh_result, non_null, write_out};
 
 /// Bytes of caller memory a context needs: `sizeof(mbh_ctx)`.
@@ -125,7 +125,7 @@ impl CtxInner {
         // written through a raw pointer, the Rust context as `A`'s.
         unsafe {
             (&raw mut (*this).magic).write(CTX_MAGIC);
-            (&raw mut (*this).alg).write(A::ALG.raw());
+            (&raw mut (*this).alg).write(A::RAW);
             (&raw mut (*this).in_flight).write(AtomicU32::new(0));
             (&raw mut (*this).user_data).write(user_data);
             Self::rust_ctx::<A>(this).write(Context::new());
@@ -204,7 +204,7 @@ pub unsafe extern "C" fn mbh_ctx_init(
         let alg = Alg::from_raw(alg)?;
         // SAFETY: non-NULL, aligned and writable (the caller's contract); not
         // in flight, so no reference to it exists.
-        with_alg!(alg, |A| unsafe {
+        with_algo!(alg, A => unsafe {
             CtxInner::write_new::<A>(ctx.cast(), user_data)
         });
         Ok(())
@@ -224,7 +224,7 @@ pub unsafe extern "C" fn mbh_ctx_reset(ctx: *mut mbh_ctx) -> mbh_result {
         let (inner, alg) = unsafe { check_idle_ctx(ctx)? };
         // SAFETY: initialised with `alg`, not in flight: no reference to its
         // Rust context exists.
-        with_alg!(alg, |A| unsafe { CtxInner::abandon::<A>(inner) });
+        with_algo!(alg, A => unsafe { CtxInner::abandon::<A>(inner) });
         Ok(())
     })
 }
@@ -308,7 +308,7 @@ pub unsafe extern "C" fn mbh_ctx_status(
             Err(e) => return Err(e),
             // SAFETY: initialised with `alg` and not in flight: no `&mut` to
             // the Rust context exists.
-            Ok((inner, alg)) => match with_alg!(alg, |A| unsafe {
+            Ok((inner, alg)) => match with_algo!(alg, A => unsafe {
                 (*CtxInner::rust_ctx::<A>(inner)).status()
             }) {
                 Status::New => mbh_status::MBH_STATUS_NEW,
@@ -345,7 +345,7 @@ pub unsafe extern "C" fn mbh_ctx_digest(
         non_null(written_out)?;
         // SAFETY: forwarded contract.
         let (inner, alg) = unsafe { check_idle_ctx(ctx)? };
-        with_alg!(alg, |A| {
+        with_algo!(alg, A => {
             // SAFETY: initialised with `alg` and not in flight: no `&mut` to
             // the Rust context exists.
             let digest = unsafe { (*CtxInner::rust_ctx::<A>(inner)).digest() };

@@ -4,7 +4,7 @@ use core::ffi::c_char;
 
 use mbhash_core::engine::{EngineError, EngineErrorKind};
 
-use crate::alg::{Alg, FfiAlg, mbh_algorithm, with_alg};
+use crate::alg::{Alg, AlgRaw, FfiAlg, mbh_algorithm, with_algo};
 use crate::boundary::{boundary, mbh_result, name_str, non_null, write_out};
 
 /// The result code of a refused engine name.
@@ -27,7 +27,7 @@ pub(crate) fn engine_error(e: &EngineError) -> mbh_result {
 pub unsafe extern "C" fn mbh_engine_count(alg: mbh_algorithm, count_out: *mut usize) -> mbh_result {
     boundary(|| {
         non_null(count_out)?;
-        let n = with_alg!(Alg::from_raw(alg)?, |A| A::engine_names().len());
+        let n = with_algo!(Alg::from_raw(alg)?, A => A::engine_names().len());
         // SAFETY: writable (the caller's contract).
         unsafe { write_out(count_out, n) };
         Ok(())
@@ -48,7 +48,7 @@ pub unsafe extern "C" fn mbh_engine_name(
 ) -> mbh_result {
     boundary(|| {
         non_null(name_out)?;
-        let names = with_alg!(Alg::from_raw(alg)?, |A| A::engine_names());
+        let names = with_algo!(Alg::from_raw(alg)?, A => A::engine_names());
         let name = names.get(index).ok_or(mbh_result::MBH_OUT_OF_RANGE)?;
         // SAFETY: writable (the caller's contract).
         unsafe { write_out(name_out, name.as_ptr()) };
@@ -75,7 +75,7 @@ pub unsafe extern "C" fn mbh_engine_supported(
         let alg = Alg::from_raw(alg)?;
         // SAFETY: non-NULL and NUL-terminated (the caller's contract).
         let name = unsafe { name_str(name) }.ok_or(mbh_result::MBH_UNKNOWN_ENGINE)?;
-        let supported = with_alg!(alg, |A| {
+        let supported = with_algo!(alg, A => {
             if !A::engine_names()
                 .iter()
                 .any(|n| n.to_bytes() == name.as_bytes())

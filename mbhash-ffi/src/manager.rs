@@ -6,10 +6,10 @@ use core::mem::MaybeUninit;
 use core::mem::{align_of, size_of};
 use core::ptr;
 
-use mbhash_core::alg::{MAX_LANES, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use mbhash_core::alg::MAX_LANES;
 use mbhash_core::{Context, ErrorKind, Flags, JobManager};
 
-use crate::alg::{Alg, FfiAlg, engine_cstr, mbh_algorithm, mbh_flags, with_alg};
+use crate::alg::{Alg, AlgRaw, FfiAlg, engine_cstr, mbh_algorithm, mbh_flags, with_algo};
 use crate::boundary::{boundary, bytes, mbh_result, name_str, non_null, write_out};
 use crate::ctx::{CtxInner, check_ctx, mbh_ctx};
 use crate::engine::engine_error;
@@ -54,14 +54,14 @@ const MGR_MAGIC: u32 = 0x6d62_686d;
 
 /// The Rust manager of one algorithm. Its `'static` references are made
 /// from the caller's pointers under the contract of [`mbh_manager`].
-pub(crate) enum AnyManager {
-    Sha256(JobManager<'static, Sha256>),
-    Sha224(JobManager<'static, Sha224>),
-    Sha512(JobManager<'static, Sha512>),
-    Sha384(JobManager<'static, Sha384>),
-    Sha512_256(JobManager<'static, Sha512_256>),
-    Sha512_224(JobManager<'static, Sha512_224>),
+macro_rules! any_manager {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ty;)*) => {
+        pub(crate) enum AnyManager {
+            $($v(JobManager<'static, $t>),)*
+        }
+    };
 }
+mbhash_core::for_each_algorithm!(any_manager);
 
 /// What an `mbh_manager` holds.
 #[repr(C)]
@@ -101,7 +101,7 @@ impl MgrInner {
         // SAFETY: valid for writes (the caller's contract); each field is
         // written through a raw pointer, the tag last.
         unsafe {
-            (&raw mut (*this).alg).write(A::ALG);
+            (&raw mut (*this).alg).write(A::ALGO);
             (&raw mut (*this).heap).write(heap);
             (&raw mut (*this).poisoned).write(false);
             (&raw mut (*this).jobs).write([ptr::null_mut(); MAX_LANES]);
@@ -250,7 +250,7 @@ unsafe fn write_manager(
 ) -> Result<(), mbh_result> {
     let inner = mem.cast::<MgrInner>();
     // SAFETY: the caller's contract.
-    with_alg!(Alg::from_raw(alg)?, |A| unsafe {
+    with_algo!(Alg::from_raw(alg)?, A => unsafe {
         MgrInner::write_new::<A>(inner, engine, heap)
     })
 }
@@ -415,7 +415,7 @@ unsafe fn fini(inner: &mut MgrInner) {
     for ctx in jobs.into_iter().filter(|c| !c.is_null()) {
         // SAFETY: valid (the caller's contract), of the manager's algorithm,
         // and the manager that referred to it is gone.
-        with_alg!(inner.alg, |A| unsafe { CtxInner::abandon::<A>(ctx) });
+        with_algo!(inner.alg, A => unsafe { CtxInner::abandon::<A>(ctx) });
     }
 }
 
@@ -490,7 +490,7 @@ pub unsafe extern "C" fn mbh_submit(
         if alg != inner.alg {
             return Err(mbh_result::MBH_WRONG_ALGORITHM);
         }
-        let done = with_alg!(alg, |A| inner.submit::<A>(ctx, data, flags)?);
+        let done = with_algo!(alg, A => inner.submit::<A>(ctx, data, flags)?);
         // SAFETY: writable (the caller's contract).
         unsafe { write_out(done_out, done) };
         Ok(())
@@ -513,7 +513,7 @@ pub unsafe extern "C" fn mbh_flush(
         non_null(done_out)?;
         // SAFETY: forwarded contract.
         let inner = unsafe { check_mgr(mgr)? };
-        let done = with_alg!(inner.alg, |A| inner.flush::<A>()?);
+        let done = with_algo!(inner.alg, A => inner.flush::<A>()?);
         // SAFETY: writable (the caller's contract).
         unsafe { write_out(done_out, done) };
         Ok(())
@@ -535,7 +535,7 @@ pub unsafe extern "C" fn mbh_manager_lanes(
         non_null(lanes_out)?;
         // SAFETY: forwarded contract.
         let inner = unsafe { check_mgr(mgr)? };
-        let lanes = with_alg!(inner.alg, |A| {
+        let lanes = with_algo!(inner.alg, A => {
             A::manager_ref(&inner.manager).expect("checked").lanes()
         });
         // SAFETY: writable (the caller's contract).
@@ -581,7 +581,7 @@ pub unsafe extern "C" fn mbh_manager_engine(
         non_null(name_out)?;
         // SAFETY: forwarded contract.
         let inner = unsafe { check_mgr(mgr)? };
-        let name = with_alg!(inner.alg, |A| {
+        let name = with_algo!(inner.alg, A => {
             let m = A::manager_ref(&inner.manager).expect("checked");
             engine_cstr::<A>(m.engine().name()).as_ptr()
         });
@@ -607,7 +607,7 @@ pub unsafe extern "C" fn mbh_debug_panic(mgr: *mut mbh_manager) -> mbh_result {
         }
         // SAFETY: forwarded contract.
         let inner = unsafe { check_mgr(mgr)? };
-        with_alg!(inner.alg, |A| inner
+        with_algo!(inner.alg, A => inner
             .run_guarded::<A, ()>(|_| panic!("mbh_debug_panic in a manager")))
     })
 }

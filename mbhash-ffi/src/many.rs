@@ -5,7 +5,7 @@ use core::ffi::c_char;
 use mbhash_core::alg::Algorithm;
 use mbhash_core::hash_many_with;
 
-use crate::alg::{Alg, FfiAlg, mbh_algorithm, with_alg};
+use crate::alg::{Alg, AlgRaw, FfiAlg, mbh_algorithm, with_algo};
 use crate::boundary::{boundary, bytes, mbh_result, name_str, non_null};
 use crate::engine::engine_error;
 
@@ -76,7 +76,7 @@ unsafe fn hash_many(
     out_len: usize,
 ) -> Result<(), mbh_result> {
     let alg = Alg::from_raw(alg)?;
-    with_alg!(alg, |A| {
+    with_algo!(alg, A => {
         let engine = match engine {
             None => A::configured_engine(),
             Some(name) => A::engine_from_name(name),

@@ -103,42 +103,11 @@
 //! the `try_` forms from a reply). Should hashing itself ever panic (a bug),
 //! the jobs of that batch come back [`Cancelled`] rather than be lost.
 
-macro_rules! dispatch {
-    ($algo:expr, $A:ident => $body:expr) => {
-        match $algo {
-            $crate::service::Algo::Sha256 => {
-                type $A = $crate::alg::Sha256;
-                $body
-            }
-            $crate::service::Algo::Sha224 => {
-                type $A = $crate::alg::Sha224;
-                $body
-            }
-            $crate::service::Algo::Sha512 => {
-                type $A = $crate::alg::Sha512;
-                $body
-            }
-            $crate::service::Algo::Sha384 => {
-                type $A = $crate::alg::Sha384;
-                $body
-            }
-            $crate::service::Algo::Sha512_256 => {
-                type $A = $crate::alg::Sha512_256;
-                $body
-            }
-            $crate::service::Algo::Sha512_224 => {
-                type $A = $crate::alg::Sha512_224;
-                $body
-            }
-        }
-    };
-}
-
 mod algo;
 mod reply;
 mod worker;
 
-pub use algo::{Algo, Digest, UnknownAlgo};
+pub use crate::algo::{Algo, Digest, UnknownAlgo};
 pub use reply::{Cancelled, Done, Handle, Outcome, Reply};
 
 use core::fmt;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
-use super::algo::Digest;
+use crate::algo::Digest;
 
 /// A finished job: the digest and the buffer, handed back.
 pub struct Done<B> {

@@ -10,9 +10,10 @@ use std::sync::atomic::Ordering;
 use crossbeam_channel::{Receiver, select};
 
 use super::Inner;
-use super::algo::{Algo, Digest, Engines, ServiceAlgorithm, Streams};
+use super::algo::{Engines, ServiceAlgorithm, Streams};
 use super::reply::{Chunk, Task};
 use crate::Hasher;
+use crate::algo::{Algo, Digest};
 use crate::manager::{Context, Flags, JobManager, Status};
 
 thread_local! {
@@ -236,7 +237,7 @@ impl Worker {
             })
             .collect();
         let run = catch_unwind(AssertUnwindSafe(
-            || dispatch!(algo, A => hash_items::<A>(&self.engines, &mut self.streams, items, &skip)),
+            || crate::with_algo!(algo, A => hash_items::<A>(&self.engines, &mut self.streams, items, &skip)),
         ));
         match run {
             Ok(digests) => digests,

@@ -1,0 +1,272 @@
+//! The list of algorithms, chosen at run time: [`Algo`], its [`Digest`],
+//! and the one dispatch macro, [`with_algo!`](crate::with_algo).
+//!
+//! [`for_each_algorithm!`](crate::for_each_algorithm) holds the one list of
+//! every algorithm mbhash computes. [`Algo`] is generated from it, and so
+//! is every `match` from an `Algo` to its typed [`Algorithm`]: the
+//! service's, the C library's and the command-line tool's. Adding an
+//! algorithm is its constants (an [`Algorithm`] marker in [`crate::alg`]),
+//! its kernels, and one line in that list (plus its C constants).
+//!
+//! ```
+//! use mbhash_core::{Algo, with_algo, alg::Algorithm};
+//! let algo: Algo = "sha512-256".parse().unwrap();
+//! let name = with_algo!(algo, A => A::NAME);
+//! assert_eq!(name, "sha512-256");
+//! assert_eq!(algo.digest(b"abc").as_bytes().len(), 32);
+//! ```
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::alg::{Algorithm, Family};
+
+/// Calls the macro `$m` (a macro name in scope) with the list of every
+/// algorithm.
+///
+/// `$m` receives `[ARGS]` (the tokens after the macro's name, if any), then
+/// one `#[doc = ...] Variant = Type;` per algorithm, where `Type` is the
+/// marker in [`crate::alg`] and `Variant` the name of its [`Algo`]. This is
+/// the one list of algorithms: the [`Algo`] enum and
+/// [`with_algo!`](crate::with_algo) are generated from it.
+#[macro_export]
+macro_rules! for_each_algorithm {
+    (@list [$($m:tt)*] [$($args:tt)*]) => {
+        $($m)*! { [$($args)*]
+            /// SHA-256 (FIPS 180-4).
+            Sha256 = $crate::alg::Sha256;
+            /// SHA-224 (SHA-256 family).
+            Sha224 = $crate::alg::Sha224;
+            /// SHA-512.
+            Sha512 = $crate::alg::Sha512;
+            /// SHA-384 (SHA-512 family).
+            Sha384 = $crate::alg::Sha384;
+            /// SHA-512/256 (SHA-512 family; ZFS's "sha512" checksum).
+            Sha512_256 = $crate::alg::Sha512_256;
+            /// SHA-512/224 (SHA-512 family).
+            Sha512_224 = $crate::alg::Sha512_224;
+        }
+    };
+    ($m:ident $(, $($args:tt)*)?) => {
+        $crate::for_each_algorithm! { @list [$m] [$($($args)*)?] }
+    };
+}
+
+/// Runs `$body` with the type alias `$A` set to the [`Algorithm`] marker of
+/// the [`Algo`] `$algo`: the one dispatch from a run-time algorithm to the
+/// generic code.
+///
+/// ```
+/// use mbhash_core::{Algo, with_algo, hash_many};
+/// let digests: Vec<Vec<u8>> = Algo::ALL
+///     .iter()
+///     .map(|a| with_algo!(*a, A => hash_many::<A>(&[b"abc"])[0].as_ref().to_vec()))
+///     .collect();
+/// assert_eq!(digests[0].len(), 32);
+/// ```
+#[macro_export]
+macro_rules! with_algo {
+    ($algo:expr, $A:ident => $body:expr) => {
+        $crate::for_each_algorithm!(@list [$crate::__with_algo_match] [($algo), $A, ($body)])
+    };
+}
+
+/// The `match` of [`with_algo!`](crate::with_algo).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_algo_match {
+    ([($algo:expr), $A:ident, ($body:expr)] $($(#[$doc:meta])* $v:ident = $t:ty;)*) => {
+        match $algo {
+            $(
+                $crate::Algo::$v => {
+                    type $A = $t;
+                    $body
+                }
+            )*
+        }
+    };
+}
+
+macro_rules! algo_enum {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ty;)*) => {
+        /// An algorithm chosen at run time: every algorithm mbhash computes.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Algo {
+            $($(#[$doc])* $v,)*
+        }
+
+        impl Algo {
+            /// Every algorithm, in a fixed order.
+            pub const ALL: [Algo; [$(Algo::$v),*].len()] = [$(Algo::$v),*];
+
+            /// The lower-case name, e.g. `"sha512-256"` (as [`Algorithm::NAME`]).
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Algo::$v => <$t as Algorithm>::NAME,)*
+                }
+            }
+
+            /// Bytes of the digest.
+            pub const fn output_len(self) -> usize {
+                match self {
+                    $(Algo::$v => core::mem::size_of::<<$t as Algorithm>::Output>(),)*
+                }
+            }
+
+            /// Bytes per block of the algorithm's family.
+            pub const fn block_len(self) -> usize {
+                match self {
+                    $(Algo::$v => <<$t as Algorithm>::Family as Family>::BLOCK_LEN,)*
+                }
+            }
+        }
+
+        $(const _: () = assert!(matches!(<$t as Algorithm>::ALGO, Algo::$v));)*
+    };
+}
+
+crate::for_each_algorithm!(algo_enum);
+
+/// The longest digest of any algorithm, in bytes.
+pub const MAX_OUTPUT_LEN: usize = 64;
+
+const _: () = {
+    let mut i = 0;
+    while i < Algo::ALL.len() {
+        assert!(Algo::ALL[i].output_len() <= MAX_OUTPUT_LEN);
+        assert!(Algo::ALL[i] as usize == i);
+        i += 1;
+    }
+};
+
+impl Algo {
+    /// The algorithm with this name (as [`Algo::name`] spells it).
+    pub fn from_name(name: &str) -> Option<Algo> {
+        Algo::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// The BSD-style tag, as coreutils' `--tag` writes it: `SHA256`, and
+    /// `SHA512/256` for the truncated SHA-512 variants (after FIPS 180-4).
+    pub fn tag(self) -> &'static str {
+        with_algo!(self, A => A::TAG)
+    }
+
+    /// Hashes `data` at once on the calling thread, with the configured
+    /// engine's one-stream path (the [`Hasher`](crate::Hasher)).
+    pub fn digest(self, data: &[u8]) -> Digest {
+        with_algo!(self, A => Digest::of::<A>(&crate::Hasher::<A>::hash(data)))
+    }
+
+    /// The index of the algorithm in [`Algo::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Algo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An algorithm name that [`Algo::from_str`] does not know.
+#[cfg(feature = "std")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownAlgo(pub std::string::String);
+
+#[cfg(feature = "std")]
+impl fmt::Display for UnknownAlgo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown algorithm '{}' (known: ", self.0)?;
+        for (i, a) in Algo::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(a.name())?;
+        }
+        f.write_str(")")
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for UnknownAlgo {}
+
+#[cfg(feature = "std")]
+impl FromStr for Algo {
+    type Err = UnknownAlgo;
+    fn from_str(s: &str) -> Result<Algo, UnknownAlgo> {
+        Algo::from_name(s).ok_or_else(|| UnknownAlgo(s.into()))
+    }
+}
+
+/// A digest of any [`Algo`]: its bytes (28 to 64 of them) and the algorithm.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Digest {
+    algo: Algo,
+    /// The digest, then zeros.
+    bytes: [u8; MAX_OUTPUT_LEN],
+}
+
+impl Digest {
+    /// The digest `bytes` of `algo`; `None` if the length is not
+    /// `algo.output_len()`.
+    pub fn from_bytes(algo: Algo, bytes: &[u8]) -> Option<Digest> {
+        (bytes.len() == algo.output_len()).then(|| {
+            let mut d = Digest {
+                algo,
+                bytes: [0; MAX_OUTPUT_LEN],
+            };
+            d.bytes[..bytes.len()].copy_from_slice(bytes);
+            d
+        })
+    }
+
+    /// The digest of a typed algorithm's output.
+    pub fn of<A: Algorithm>(out: &A::Output) -> Digest {
+        Digest::from_bytes(A::ALGO, out.as_ref()).expect("the output length of the algorithm")
+    }
+
+    /// The algorithm.
+    pub fn algo(&self) -> Algo {
+        self.algo
+    }
+
+    /// The digest's bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.algo.output_len()]
+    }
+
+    /// Lower-case hexadecimal, as `sha256sum` prints it.
+    #[cfg(feature = "std")]
+    pub fn to_hex(&self) -> std::string::String {
+        use std::string::ToString;
+        self.to_string()
+    }
+}
+
+impl AsRef<[u8]> for Digest {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl PartialEq<[u8]> for Digest {
+    fn eq(&self, other: &[u8]) -> bool {
+        self.as_bytes() == other
+    }
+}
+
+impl fmt::Display for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for b in self.as_bytes() {
+            write!(f, "{b:02x}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Digest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Digest({}:{self})", self.algo)
+    }
+}
