@@ -240,7 +240,7 @@ const ALGOS: [&str; 7] = [
 fn engine_for<K: Kernels>(o: &Options) -> Result<Engine<K>, String> {
     match &o.engine {
         Some(name) => Engine::<K>::from_name(name).map_err(|e| e.to_string()),
-        None => Engine::<K>::configured().map_err(|e| e.to_string()),
+        None => Engine::<K>::try_configured().map_err(|e| e.to_string()),
     }
 }
 

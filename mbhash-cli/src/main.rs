@@ -76,20 +76,37 @@ fn main() -> ExitCode {
 }
 
 /// `mbhash engines`: every engine per family, whether this CPU runs it, the
-/// configured one, and what `auto` does with 1..=lanes busy lanes.
+/// configured one, and what `auto` does with 1..=lanes busy lanes. An engine
+/// variable that names an engine that cannot run is shown (the library then
+/// runs `auto`) and makes the command fail.
 fn engines() -> Result<(), String> {
     use mbhash_core::engine::{Sha256Kernels, Sha512Kernels};
-    family::<Sha256Kernels>("sha256, sha224")?;
+    let mut errors = Vec::new();
+    errors.extend(family::<Sha256Kernels>("sha256, sha224"));
     println!();
-    family::<Sha512Kernels>("sha512, sha384, sha512-256, sha512-224")
+    errors.extend(family::<Sha512Kernels>(
+        "sha512, sha384, sha512-256, sha512-224",
+    ));
+    println!();
+    errors.extend(crc32c_family());
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
 }
 
-fn family<K: mbhash_core::engine::Kernels>(algos: &str) -> Result<(), String> {
+/// One family's listing; the configuration error, if any.
+fn family<K: mbhash_core::engine::Kernels>(algos: &str) -> Option<String> {
     use mbhash_core::engine::{Engine, LaneEngine, Step};
 
     let auto = Engine::<K>::auto();
-    let configured = Engine::<K>::configured().map_err(|e| e.to_string())?;
+    let error = Engine::<K>::try_configured().err();
+    let configured = Engine::<K>::configured();
     println!("{} engines ({algos}; set with {}):", K::FAMILY, K::ENV_VAR);
+    if let Some(e) = &error {
+        println!("  error: {e}; running auto");
+    }
     for name in Engine::<K>::names() {
         let support = if Engine::<K>::is_supported(name) {
             "supported"
@@ -119,5 +136,33 @@ fn family<K: mbhash_core::engine::Kernels>(algos: &str) -> Result<(), String> {
         print!(" {k}:{}", Engine::<K>::step_name(auto.choose(busy)));
     }
     println!();
-    Ok(())
+    error.map(|e| e.to_string())
+}
+
+/// The CRC32C listing; the configuration error, if any.
+fn crc32c_family() -> Option<String> {
+    use mbhash_core::crc32c::{self, Crc32cKernel};
+
+    let error = Crc32cKernel::try_configured().err();
+    let configured = Crc32cKernel::configured();
+    println!("crc32c engines (set with {}):", crc32c::ENGINE_VAR);
+    if let Some(e) = &error {
+        println!("  error: {e}; running auto");
+    }
+    let auto = crc32c::auto_engine();
+    for e in std::iter::once(None).chain(crc32c::engines().map(Some)) {
+        let (name, support) = match e {
+            None => ("auto", "supported"),
+            Some(e) if e.is_supported() => (e.name(), "supported"),
+            Some(e) => (e.name(), "unsupported"),
+        };
+        let mark = if e == Some(configured.engine()) {
+            "  <- in use"
+        } else {
+            ""
+        };
+        println!("  {name:<9} {support:<12}{mark}");
+    }
+    println!("  auto: {}", auto.name());
+    error.map(|e| e.to_string())
 }

@@ -25,7 +25,7 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use mbhash_core::engine::{LaneEngine, Sha256Engine, Sha512Engine};
+use mbhash_core::engine::{Sha256Engine, Sha512Engine};
 use mbhash_core::service::{Algo, HashService, Outcome};
 
 /// Bytes per record (a ZFS default recordsize).
@@ -159,10 +159,10 @@ pub fn run(c: &Config) -> Result<(), String> {
                 builder = builder.sha512_engine(e);
                 e.name()
             }
-            (Algo::Sha256 | Algo::Sha224, None) => Sha256Engine::configured()
+            (Algo::Sha256 | Algo::Sha224, None) => Sha256Engine::try_configured()
                 .map_err(|e| e.to_string())?
                 .name(),
-            (_, None) => Sha512Engine::configured()
+            (_, None) => Sha512Engine::try_configured()
                 .map_err(|e| e.to_string())?
                 .name(),
         };

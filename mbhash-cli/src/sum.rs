@@ -455,7 +455,7 @@ fn threads(o: &Options) -> usize {
 
 /// Runs sum or check mode; `Ok(false)` when some file failed.
 fn run<A: Algorithm>(o: &Options) -> io::Result<bool> {
-    let engine = match EngineOf::<A>::configured() {
+    let engine = match EngineOf::<A>::try_configured() {
         Ok(e) => e,
         Err(e) => {
             say(&e.to_string());

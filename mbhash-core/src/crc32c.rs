@@ -30,17 +30,22 @@
 //! The environment variable `MBHASH_CRC32C_ENGINE` (`auto`, `table`, `sse42`
 //! or `vpclmul`) overrides the choice for [`crc32c`], [`crc32c_append`],
 //! [`crc32c_combine`] and [`Crc32c`]. It is read once, at first use, and the
-//! kernel is cached: no detection happens per call. A name that is unknown
-//! or unsupported by this CPU is *not* silently replaced: those functions
-//! cannot fail, so they keep to the `auto` engine, and
-//! [`configured_engine`] returns the error (naming the valid engines) for
-//! the caller to report; the `mbhash` command-line tool prints it. Use
+//! kernel is cached: no detection happens per call. Engine selection
+//! follows the rule of every family (see [`crate::engine`]): those
+//! functions cannot fail, so with a name that is unknown or unsupported by
+//! this CPU they run the `auto` engine, silently; the error (the one
+//! [`EngineError`], naming the valid engines) is returned by
+//! [`configured_engine`] and [`Crc32cKernel::try_configured`], shown by
+//! `mbhash engines`, and returned by the C library's `mbh_crc32c*`. Use
 //! [`engine`] to see which engine is in use and [`crc32c_with`] to run a
 //! given one.
 
 use mbhash_simd::crc32c::{Kernel, Sse42, Table, Vpclmul};
 use std::fmt;
 use std::sync::OnceLock;
+
+pub use crate::engine::{EngineError, EngineErrorKind};
+use crate::engine::{EngineNames, from_env};
 
 /// The environment variable that overrides the engine choice.
 pub const ENGINE_VAR: &str = "MBHASH_CRC32C_ENGINE";
@@ -113,77 +118,6 @@ pub fn auto_engine() -> Crc32cEngine {
         .unwrap_or(Crc32cEngine::Table)
 }
 
-/// Why an engine name was refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum EngineErrorKind {
-    /// No engine has that name.
-    Unknown,
-    /// The engine exists but this CPU cannot run it.
-    Unsupported,
-}
-
-/// An engine name that [`select_engine`] or [`configured_engine`] refused.
-///
-/// Its message lists the valid names and those this CPU supports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineError {
-    name: String,
-    kind: EngineErrorKind,
-    from_env: bool,
-}
-
-impl EngineError {
-    /// The name that was refused.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
-    /// Why it was refused.
-    pub fn kind(&self) -> EngineErrorKind {
-        self.kind
-    }
-}
-
-impl fmt::Display for EngineError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let source = if self.from_env {
-            format!(" (from {ENGINE_VAR})")
-        } else {
-            String::new()
-        };
-        let supported: Vec<&str> = std::iter::once("auto")
-            .chain(
-                Crc32cEngine::ALL
-                    .into_iter()
-                    .filter(|e| e.is_supported())
-                    .map(|e| e.name()),
-            )
-            .collect();
-        match self.kind {
-            EngineErrorKind::Unknown => {
-                let valid: Vec<&str> = std::iter::once("auto")
-                    .chain(Crc32cEngine::ALL.map(|e| e.name()))
-                    .collect();
-                write!(
-                    f,
-                    "unknown CRC32C engine \"{}\"{source}; valid names: {}",
-                    self.name,
-                    valid.join(", ")
-                )
-            }
-            EngineErrorKind::Unsupported => write!(
-                f,
-                "CRC32C engine \"{}\"{source} is not supported by this CPU; supported here: {}",
-                self.name,
-                supported.join(", ")
-            ),
-        }
-    }
-}
-
-impl std::error::Error for EngineError {}
-
 /// The engine called `name`: `auto` (the fastest supported) or one of
 /// [`Crc32cEngine::name`]; an error if unknown or unsupported by this CPU.
 pub fn select_engine(name: &str) -> Result<Crc32cEngine, EngineError> {
@@ -191,11 +125,7 @@ pub fn select_engine(name: &str) -> Result<Crc32cEngine, EngineError> {
     if name == "auto" {
         return Ok(auto_engine());
     }
-    let error = |kind| EngineError {
-        name: name.to_owned(),
-        kind,
-        from_env: false,
-    };
+    let error = |kind| EngineError::new::<Crc32cKernel>(name, kind);
     match Crc32cEngine::from_name(name) {
         None => Err(error(EngineErrorKind::Unknown)),
         Some(e) if !e.is_supported() => Err(error(EngineErrorKind::Unsupported)),
@@ -204,20 +134,13 @@ pub fn select_engine(name: &str) -> Result<Crc32cEngine, EngineError> {
 }
 
 /// The engine that `MBHASH_CRC32C_ENGINE` asks for (`auto` when unset or
-/// empty), or the error that makes [`crc32c`] and friends ignore it.
+/// empty), or the error that makes [`crc32c`] and friends ignore it. Read
+/// once per process.
 pub fn configured_engine() -> Result<Crc32cEngine, EngineError> {
-    match std::env::var(ENGINE_VAR) {
-        Ok(name) if !name.trim().is_empty() => select_engine(&name).map_err(|e| EngineError {
-            from_env: true,
-            ..e
-        }),
-        Ok(_) | Err(std::env::VarError::NotPresent) => Ok(auto_engine()),
-        Err(std::env::VarError::NotUnicode(raw)) => Err(EngineError {
-            name: raw.to_string_lossy().into_owned(),
-            kind: EngineErrorKind::Unknown,
-            from_env: true,
-        }),
-    }
+    static CONFIGURED: OnceLock<Result<Crc32cEngine, EngineError>> = OnceLock::new();
+    CONFIGURED
+        .get_or_init(|| from_env::<Crc32cKernel, _>(select_engine, auto_engine))
+        .clone()
 }
 
 /// The engine that [`crc32c`] and friends use: [`configured_engine`] if it
@@ -271,12 +194,9 @@ fn selected() -> Selected {
     static SELECTED: OnceLock<Selected> = OnceLock::new();
     *SELECTED.get_or_init(|| {
         // `crc32c()` cannot fail, and a storage path must not crash on a
-        // misspelt variable: a bad name is reported (once, on stderr, and by
-        // `configured_engine`), never ignored silently.
-        let engine = configured_engine().unwrap_or_else(|e| {
-            eprintln!("mbhash: {e}; using auto");
-            auto_engine()
-        });
+        // misspelt variable: a bad name means `auto` here, and the error is
+        // `configured_engine`'s to report.
+        let engine = configured_engine().unwrap_or_else(|_| auto_engine());
         engine.kernel().unwrap_or(Selected::Table(Table))
     })
 }
@@ -317,14 +237,41 @@ pub struct Crc32cKernel(Selected);
 impl Crc32cKernel {
     /// The kernel of `engine`; an error if this CPU does not support it.
     pub fn new(engine: Crc32cEngine) -> Result<Self, EngineError> {
-        engine
-            .kernel()
-            .map(Crc32cKernel)
-            .ok_or_else(|| EngineError {
-                name: engine.name().to_owned(),
-                kind: EngineErrorKind::Unsupported,
-                from_env: false,
-            })
+        engine.kernel().map(Crc32cKernel).ok_or_else(|| {
+            EngineError::new::<Crc32cKernel>(engine.name(), EngineErrorKind::Unsupported)
+        })
+    }
+
+    /// The engine called `name` (`auto` or one of [`Crc32cEngine::name`]).
+    ///
+    /// # Errors
+    /// Unknown or unsupported names; the error lists the valid ones.
+    pub fn from_name(name: &str) -> Result<Self, EngineError> {
+        Self::new(select_engine(name)?)
+    }
+
+    /// The `auto` engine: the fastest this CPU supports.
+    pub fn auto() -> Self {
+        Crc32cKernel(auto_engine().kernel().unwrap_or(Selected::Table(Table)))
+    }
+
+    /// The engine `MBHASH_CRC32C_ENGINE` names, or `auto` when it is unset.
+    ///
+    /// # Errors
+    /// When the variable names an unknown or unsupported engine.
+    pub fn try_configured() -> Result<Self, EngineError> {
+        configured_engine().and_then(Self::new)
+    }
+
+    /// The engine [`crc32c`] and friends run: the configured one, or `auto`
+    /// if the variable is invalid. Never panics, never prints.
+    pub fn configured() -> Self {
+        Crc32cKernel(selected())
+    }
+
+    /// The engine's name.
+    pub fn name(self) -> &'static str {
+        self.engine().name()
     }
 
     /// The engine it runs.
@@ -336,6 +283,17 @@ impl Crc32cKernel {
     #[inline]
     pub fn append(self, crc: u32, data: &[u8]) -> u32 {
         !self.0.update(!crc, data)
+    }
+}
+
+impl EngineNames for Crc32cKernel {
+    const FAMILY: &'static str = "crc32c";
+    const ENV_VAR: &'static str = ENGINE_VAR;
+    fn engine_name(i: usize) -> Option<&'static str> {
+        Crc32cEngine::ALL.get(i).map(|e| e.name())
+    }
+    fn name_supported(i: usize) -> bool {
+        Crc32cEngine::ALL.get(i).is_some_and(|e| e.is_supported())
     }
 }
 

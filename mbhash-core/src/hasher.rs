@@ -45,16 +45,21 @@ pub type Sha512_256 = Hasher<alg::Sha512_256>;
 pub type Sha512_224 = Hasher<alg::Sha512_224>;
 
 impl<A: Algorithm> Hasher<A> {
+    /// A hasher on the configured engine (`auto` if the engine
+    /// environment variable is invalid: see [`Hasher::try_new`]).
+    pub fn new() -> Self {
+        Self::with_engine(<<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured())
+    }
+
     /// A hasher on the configured engine.
     ///
-    /// # Panics
-    /// If the engine environment variable is invalid (see
-    /// [`crate::JobManager::new`]).
-    pub fn new() -> Self {
-        match <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured() {
-            Ok(engine) => Self::with_engine(engine),
-            Err(e) => panic!("{e}"),
-        }
+    /// # Errors
+    /// If the engine environment variable names an unknown or unsupported
+    /// engine.
+    pub fn try_new() -> Result<Self, crate::engine::EngineError> {
+        Ok(Self::with_engine(
+            <<A::Family as Family>::Engine as LaneEngine<A::Family>>::try_configured()?,
+        ))
     }
 
     /// A hasher on a given engine.

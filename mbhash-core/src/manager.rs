@@ -488,17 +488,11 @@ impl<A: Algorithm> fmt::Debug for JobManager<'_, A> {
 
 impl<'a, A: Algorithm> JobManager<'a, A> {
     /// A manager on the configured engine: the one named by the family's
-    /// environment variable (`MBHASH_SHA256_ENGINE`), else `auto`.
-    ///
-    /// # Panics
-    /// If that variable names an unknown or unsupported engine: a
-    /// misconfiguration is reported, never silently replaced. Use
-    /// [`JobManager::try_new`] to handle it.
+    /// environment variable (`MBHASH_SHA256_ENGINE`), else `auto`. A name
+    /// that cannot be used also means `auto`: this never panics; use
+    /// [`JobManager::try_new`] to see the error.
     pub fn new() -> Self {
-        match Self::try_new() {
-            Ok(m) => m,
-            Err(e) => panic!("{e}"),
-        }
+        Self::with_engine(<<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured())
     }
 
     /// A manager on the configured engine.
@@ -507,7 +501,7 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
     /// If the environment variable names an unknown or unsupported engine.
     pub fn try_new() -> Result<Self, EngineError> {
         Ok(Self::with_engine(
-            <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured()?,
+            <<A::Family as Family>::Engine as LaneEngine<A::Family>>::try_configured()?,
         ))
     }
 

@@ -6,16 +6,14 @@ use crate::manager::{Context, Flags, JobManager, lanes_of, pad};
 
 /// Hashes every message and returns the digests in the same order.
 ///
-/// Uses the configured engine (see [`JobManager::new`]).
+/// Uses the configured engine (see [`JobManager::new`]; `auto` if the
+/// engine environment variable is invalid).
 ///
 /// ```
 /// use mbhash_core::{alg::Sha256, hash_many};
 /// let digests = hash_many::<Sha256>(&[b"abc", b"hello"]);
 /// assert_eq!(digests[0][..4], [0xba, 0x78, 0x16, 0xbf]);
 /// ```
-///
-/// # Panics
-/// If the engine environment variable is invalid (see [`JobManager::new`]).
 #[cfg(feature = "std")]
 pub fn hash_many<A: Algorithm>(messages: &[&[u8]]) -> std::vec::Vec<A::Output> {
     let mut out = std::vec![A::ZERO_OUTPUT; messages.len()];
@@ -26,13 +24,9 @@ pub fn hash_many<A: Algorithm>(messages: &[&[u8]]) -> std::vec::Vec<A::Output> {
 /// Hashes every message into `out[i]`, without allocating.
 ///
 /// # Panics
-/// If `out.len() != messages.len()`, or if the engine environment variable
-/// is invalid (see [`JobManager::new`]).
+/// If `out.len() != messages.len()`.
 pub fn hash_many_into<A: Algorithm>(messages: &[&[u8]], out: &mut [A::Output]) {
-    let engine = match <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured() {
-        Ok(e) => e,
-        Err(e) => panic!("{e}"),
-    };
+    let engine = <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured();
     hash_many_with::<A>(engine, messages, out);
 }
 

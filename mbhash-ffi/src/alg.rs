@@ -124,7 +124,7 @@ pub(crate) trait FfiAlg: Algorithm {
     /// The configured engine: named by the family's environment variable,
     /// else `auto`.
     fn configured_engine() -> Result<EngineOf<Self>, EngineError> {
-        <EngineOf<Self> as LaneEngine<<Self as Algorithm>::Family>>::configured()
+        <EngineOf<Self> as LaneEngine<<Self as Algorithm>::Family>>::try_configured()
     }
     /// True if the family's engine with this (known) name runs here.
     fn engine_is_supported(name: &str) -> bool;

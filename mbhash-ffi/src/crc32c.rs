@@ -1,12 +1,23 @@
 //! CRC32C (Castagnoli) for C callers.
 
-use mbhash_core::crc32c;
+use mbhash_core::crc32c::{self, Crc32cKernel};
 
 use crate::boundary::{boundary, bytes, mbh_result, non_null, write_out};
+use crate::engine::engine_error;
+
+/// The configured kernel, or the error of `MBHASH_CRC32C_ENGINE`
+/// (`MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE`), as every `mbh_*`
+/// function that chooses an engine reports it. Read once, cached.
+fn kernel() -> Result<Crc32cKernel, mbh_result> {
+    crc32c::configured_engine().map_err(|e| engine_error(&e))?;
+    Ok(Crc32cKernel::configured())
+}
 
 /// The CRC32C of `len` bytes at `data`, written to `*crc_out`.
 ///
-/// `data` may be NULL when `len` is 0.
+/// `data` may be NULL when `len` is 0. `MBH_UNKNOWN_ENGINE` or
+/// `MBH_UNSUPPORTED_ENGINE` if `MBHASH_CRC32C_ENGINE` names an engine that
+/// cannot run (as for every `mbh_*` function that chooses an engine).
 ///
 /// ```c
 /// uint32_t crc;
@@ -40,7 +51,7 @@ pub unsafe extern "C" fn mbh_crc32c_append(
         non_null(crc_out)?;
         // SAFETY: the caller's contract.
         let data = unsafe { bytes(data, len) }?;
-        let value = crc32c::crc32c_append(crc, data);
+        let value = kernel()?.append(crc, data);
         // SAFETY: non-NULL and writable (the caller's contract).
         unsafe { write_out(crc_out, value) };
         Ok(())
@@ -50,6 +61,7 @@ pub unsafe extern "C" fn mbh_crc32c_append(
 /// The CRC32C of `A` followed by `B`, written to `*crc_out`, from `crc_a` =
 /// CRC32C(A), `crc_b` = CRC32C(B) and the length of `B` alone: O(log
 /// `len_b`), without the data, well under a microsecond at any length.
+/// Engine errors as for `mbh_crc32c`.
 ///
 /// # Safety
 /// `crc_out` is NULL or writable.
@@ -62,6 +74,7 @@ pub unsafe extern "C" fn mbh_crc32c_combine(
 ) -> mbh_result {
     boundary(|| {
         non_null(crc_out)?;
+        kernel()?;
         let value = crc32c::crc32c_combine(crc_a, crc_b, len_b);
         // SAFETY: non-NULL and writable (the caller's contract).
         unsafe { write_out(crc_out, value) };

@@ -68,11 +68,17 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
     /// The engine's name as accepted by `from_name`.
     fn name(&self) -> &'static str;
 
-    /// The engine named by the family's environment variable, or `auto`.
+    /// The engine named by the family's environment variable, or `auto`
+    /// when it is unset.
     ///
     /// # Errors
     /// When the variable names an unknown or unsupported engine.
-    fn configured() -> Result<Self, EngineError>;
+    fn try_configured() -> Result<Self, EngineError>;
+
+    /// The engine named by the family's environment variable; `auto` when
+    /// it is unset or names an engine that cannot run (that error is
+    /// [`LaneEngine::try_configured`]'s). Never panics, never prints.
+    fn configured() -> Self;
 }
 
 /// A family's set of kernels, as detected on this CPU: the ISA-specific half
@@ -185,6 +191,31 @@ impl<K: Kernels> Engine<K> {
         })
     }
 
+    /// The engine named by the family's environment variable (read once
+    /// per process), or `auto` when it is unset.
+    ///
+    /// # Errors
+    /// When the variable names an unknown or unsupported engine.
+    pub fn try_configured() -> Result<Self, EngineError> {
+        #[cfg(feature = "std")]
+        {
+            K::configured_cell()
+                .get_or_init(|| from_env::<Self, _>(Self::from_name, Self::auto))
+                .clone()
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Ok(Self::auto())
+        }
+    }
+
+    /// [`Engine::try_configured`], or `auto` if that is an error: what every
+    /// infallible constructor (`JobManager::new`, `Hasher::new`,
+    /// `hash_many`) runs on.
+    pub fn configured() -> Self {
+        Self::try_configured().unwrap_or_else(|_| Self::auto())
+    }
+
     /// The `auto` engine: every supported kernel, chosen per call by costs
     /// measured once per process (without `std`: by the family's default
     /// costs, for the kernels this CPU has).
@@ -259,27 +290,7 @@ impl<K: Kernels> Engine<K> {
     }
 
     fn error(name: &str, kind: EngineErrorKind) -> EngineError {
-        let mut supported = 0;
-        for (i, (n, _)) in K::KINDS.iter().enumerate() {
-            if Self::is_supported(n) {
-                supported |= 1 << i;
-            }
-        }
-        let mut stored = [0u8; EngineError::NAME_MAX];
-        let mut len = name.len().min(EngineError::NAME_MAX);
-        while !name.is_char_boundary(len) {
-            len -= 1;
-        }
-        stored[..len].copy_from_slice(&name.as_bytes()[..len]);
-        EngineError {
-            family: K::FAMILY,
-            name: stored,
-            name_len: len as u8,
-            kind,
-            kinds: K::KINDS,
-            supported,
-            source: None,
-        }
+        EngineError::new::<Self>(name, kind)
     }
 
     /// Measures each available kernel: nanoseconds per block per call with
@@ -432,23 +443,12 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
         self.name
     }
 
-    fn configured() -> Result<Self, EngineError> {
-        #[cfg(feature = "std")]
-        {
-            K::configured_cell()
-                .get_or_init(|| match env_name(K::ENV_VAR) {
-                    None => Ok(Self::auto()),
-                    Some(name) => Self::from_name(&name).map_err(|mut e| {
-                        e.source = Some(K::ENV_VAR);
-                        e
-                    }),
-                })
-                .clone()
-        }
-        #[cfg(not(feature = "std"))]
-        {
-            Ok(Self::auto())
-        }
+    fn try_configured() -> Result<Self, EngineError> {
+        Engine::try_configured()
+    }
+
+    fn configured() -> Self {
+        Engine::configured()
     }
 }
 
@@ -464,8 +464,36 @@ fn group_arrays<'s, 'b, S, B, const N: usize>(
     )
 }
 
+/// A family's engines as names: what an [`EngineError`] lists.
+///
+/// Implemented by every family's engine type (`Engine<K>` for SHA-256 and
+/// SHA-512, `crc32c::Crc32cKernel` for CRC32C): the one model by which an
+/// engine is chosen by name.
+pub trait EngineNames {
+    /// Family name in messages, e.g. `"sha256"`, `"crc32c"`.
+    const FAMILY: &'static str;
+    /// The environment variable that names the configured engine.
+    const ENV_VAR: &'static str;
+    /// Engine name number `i` (`auto` excepted), in a fixed order; `None`
+    /// past the last (at most 32).
+    fn engine_name(i: usize) -> Option<&'static str>;
+    /// True if the engine named `engine_name(i)` runs on this CPU.
+    fn name_supported(i: usize) -> bool;
+}
+
+impl<K: Kernels> EngineNames for Engine<K> {
+    const FAMILY: &'static str = K::FAMILY;
+    const ENV_VAR: &'static str = K::ENV_VAR;
+    fn engine_name(i: usize) -> Option<&'static str> {
+        K::KINDS.get(i).map(|(n, _)| *n)
+    }
+    fn name_supported(i: usize) -> bool {
+        K::KINDS.get(i).is_some_and(|(n, _)| Self::is_supported(n))
+    }
+}
+
 /// Why an engine name was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EngineErrorKind {
     /// No engine has this name.
     Unknown,
@@ -473,11 +501,12 @@ pub enum EngineErrorKind {
     Unsupported,
 }
 
-/// An engine name that cannot be used, with the names that can.
+/// An engine name that cannot be used, with the names that can: the one
+/// error of engine selection, for every family (SHA-256, SHA-512, CRC32C).
 ///
 /// It allocates nothing (a name longer than [`EngineError::NAME_MAX`] bytes
 /// is kept truncated).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct EngineError {
     /// The algorithm family, e.g. `"sha256"`.
     pub family: &'static str,
@@ -485,7 +514,7 @@ pub struct EngineError {
     name_len: u8,
     /// Unknown or unsupported.
     pub kind: EngineErrorKind,
-    kinds: &'static [(&'static str, &'static [Step])],
+    names: fn(usize) -> Option<&'static str>,
     supported: u32,
     /// Where the name came from, e.g. `"MBHASH_SHA256_ENGINE"`, if not an API call.
     pub source: Option<&'static str>,
@@ -495,27 +524,69 @@ impl EngineError {
     /// Bytes of the refused name that are kept.
     pub const NAME_MAX: usize = 32;
 
+    /// The error for `name` in the family of the engine type `E`.
+    pub fn new<E: EngineNames>(name: &str, kind: EngineErrorKind) -> EngineError {
+        let mut supported = 0;
+        for i in (0..32).take_while(|i| E::engine_name(*i).is_some()) {
+            if E::name_supported(i) {
+                supported |= 1 << i;
+            }
+        }
+        let mut stored = [0u8; EngineError::NAME_MAX];
+        let mut len = name.len().min(EngineError::NAME_MAX);
+        while !name.is_char_boundary(len) {
+            len -= 1;
+        }
+        stored[..len].copy_from_slice(&name.as_bytes()[..len]);
+        EngineError {
+            family: E::FAMILY,
+            name: stored,
+            name_len: len as u8,
+            kind,
+            names: E::engine_name,
+            supported,
+            source: None,
+        }
+    }
+
     /// The name that was asked for (at most [`EngineError::NAME_MAX`] bytes).
     pub fn name(&self) -> &str {
         core::str::from_utf8(&self.name[..self.name_len as usize]).unwrap_or("")
     }
 
+    /// Unknown or unsupported.
+    pub fn kind(&self) -> EngineErrorKind {
+        self.kind
+    }
+
     /// Every engine name of the family, `auto` first.
     pub fn valid(&self) -> impl Iterator<Item = &'static str> + '_ {
-        core::iter::once("auto").chain(self.kinds.iter().map(|(n, _)| *n))
+        core::iter::once("auto").chain((0..32).map_while(self.names))
     }
 
     /// The names this CPU supports, `auto` first.
     pub fn supported(&self) -> impl Iterator<Item = &'static str> + '_ {
         core::iter::once("auto").chain(
-            self.kinds
-                .iter()
+            (0..32)
+                .map_while(self.names)
                 .enumerate()
                 .filter(|(i, _)| self.supported & (1 << i) != 0)
-                .map(|(_, (n, _))| *n),
+                .map(|(_, n)| n),
         )
     }
 }
+
+impl PartialEq for EngineError {
+    fn eq(&self, other: &Self) -> bool {
+        self.family == other.family
+            && self.name() == other.name()
+            && self.kind == other.kind
+            && self.supported == other.supported
+            && self.source == other.source
+    }
+}
+
+impl Eq for EngineError {}
 
 impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -545,11 +616,32 @@ impl fmt::Display for EngineError {
 
 impl core::error::Error for EngineError {}
 
-/// Reads an engine name from `var`; `None` when unset or empty.
+/// The engine that the family's environment variable (`E::ENV_VAR`) names:
+/// `auto()` when it is unset or blank, else `from_name` of its trimmed
+/// lower-case value (an error then names the variable); a value that is
+/// not UTF-8 is an unknown name. The one reading of an engine variable, for
+/// every family; it never prints.
 #[cfg(feature = "std")]
-fn env_name(var: &str) -> Option<std::string::String> {
-    std::env::var(var)
-        .ok()
-        .map(|v| v.trim().to_ascii_lowercase())
-        .filter(|v| !v.is_empty())
+pub fn from_env<E: EngineNames, T>(
+    from_name: impl FnOnce(&str) -> Result<T, EngineError>,
+    auto: impl FnOnce() -> T,
+) -> Result<T, EngineError> {
+    let result = match std::env::var(E::ENV_VAR) {
+        Err(std::env::VarError::NotPresent) => return Ok(auto()),
+        Err(std::env::VarError::NotUnicode(raw)) => Err(EngineError::new::<E>(
+            &raw.to_string_lossy(),
+            EngineErrorKind::Unknown,
+        )),
+        Ok(v) => {
+            let v = v.trim().to_ascii_lowercase();
+            if v.is_empty() {
+                return Ok(auto());
+            }
+            from_name(&v)
+        }
+    };
+    result.map_err(|mut e| {
+        e.source = Some(E::ENV_VAR);
+        e
+    })
 }

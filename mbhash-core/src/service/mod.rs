@@ -118,7 +118,7 @@ use std::thread::JoinHandle;
 use crossbeam_channel::{Sender, TrySendError, bounded};
 use parking_lot::Mutex;
 
-use crate::engine::{EngineError, LaneEngine, Sha256Engine, Sha512Engine};
+use crate::engine::{EngineError, Sha256Engine, Sha512Engine};
 use algo::Engines;
 use reply::{Chunk, Finish, Job, Task};
 use worker::{Msg, StreamOp, Worker};
@@ -386,11 +386,11 @@ impl Builder {
         let engines = Engines {
             sha256: match self.sha256 {
                 Some(e) => e,
-                None => Sha256Engine::configured().map_err(BuildError::Engine)?,
+                None => Sha256Engine::try_configured().map_err(BuildError::Engine)?,
             },
             sha512: match self.sha512 {
                 Some(e) => e,
-                None => Sha512Engine::configured().map_err(BuildError::Engine)?,
+                None => Sha512Engine::try_configured().map_err(BuildError::Engine)?,
             },
         };
         let workers = self.workers.unwrap_or_else(|| {
@@ -455,11 +455,18 @@ impl Default for HashService {
 impl HashService {
     /// A service with the default configuration (see [`Builder`]).
     ///
+    /// An invalid engine environment variable means `auto` here, as in
+    /// every infallible constructor ([`Builder::build`] returns it as an
+    /// error).
+    ///
     /// # Panics
-    /// If an engine environment variable is invalid or a thread cannot be
-    /// spawned; [`Builder::build`] returns these as errors.
+    /// If a thread cannot be spawned ([`Builder::build`] returns it as an
+    /// error).
     pub fn new() -> Self {
-        match Self::builder().build() {
+        let builder = Self::builder()
+            .sha256_engine(Sha256Engine::configured())
+            .sha512_engine(Sha512Engine::configured());
+        match builder.build() {
             Ok(s) => s,
             Err(e) => panic!("{e}"),
         }

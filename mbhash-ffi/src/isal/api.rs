@@ -53,7 +53,7 @@ pub(crate) const ERR_PANIC: c_int = 2901;
 
 /// The configured engine of the family.
 fn engine<F: IsalFamily>() -> Result<F::Engine, EngineError> {
-    <F::Engine as LaneEngine<F>>::configured()
+    <F::Engine as LaneEngine<F>>::try_configured()
 }
 
 /// Checks a manager pointer: non-NULL, aligned, initialised, not poisoned.
