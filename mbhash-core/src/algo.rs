@@ -17,7 +17,6 @@
 //! ```
 
 use core::fmt;
-use core::str::FromStr;
 
 use crate::alg::{Algorithm, Family};
 
@@ -192,7 +191,7 @@ impl fmt::Display for UnknownAlgo {
 impl std::error::Error for UnknownAlgo {}
 
 #[cfg(feature = "std")]
-impl FromStr for Algo {
+impl core::str::FromStr for Algo {
     type Err = UnknownAlgo;
     fn from_str(s: &str) -> Result<Algo, UnknownAlgo> {
         Algo::from_name(s).ok_or_else(|| UnknownAlgo(s.into()))

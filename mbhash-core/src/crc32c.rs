@@ -376,26 +376,7 @@ mod tests {
     use std::hash::Hasher;
     use std::io::Write;
 
-    /// splitmix64: deterministic test data.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        fn bytes(&mut self, n: usize) -> Vec<u8> {
-            (0..n).map(|_| self.next() as u8).collect()
-        }
-    }
+    use mbhash_test_support::Rng;
 
     fn supported() -> Vec<Crc32cEngine> {
         engines().into_iter().filter(|e| e.is_supported()).collect()
@@ -413,7 +394,7 @@ mod tests {
     #[test]
     fn engines_agree_with_the_crc_crate() {
         let theirs = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
-        let mut rng = Rng(1);
+        let mut rng = Rng::new(1);
         let data = rng.bytes(20_000);
         for len in (0..300).chain([1023, 1024, 4096, 8191, 8193, 20_000]) {
             let expected = theirs.checksum(&data[..len]);
@@ -430,7 +411,7 @@ mod tests {
 
     #[test]
     fn append_is_whole() {
-        let mut rng = Rng(2);
+        let mut rng = Rng::new(2);
         let data = rng.bytes(5000);
         let whole = crc32c(&data);
         for _ in 0..200 {
@@ -443,7 +424,7 @@ mod tests {
 
     #[test]
     fn hasher_and_writer_agree() {
-        let mut rng = Rng(3);
+        let mut rng = Rng::new(3);
         let data = rng.bytes(3000);
         let mut h = Crc32c::new();
         let mut w = Crc32c::default();
@@ -469,7 +450,7 @@ mod tests {
 
     #[test]
     fn combine_matches_direct() {
-        let mut rng = Rng(4);
+        let mut rng = Rng::new(4);
         let data = rng.bytes((1 << 20) + 100);
         // Short and medium pieces at random splits.
         for _ in 0..300 {
@@ -505,11 +486,11 @@ mod tests {
         // A || zeros(n), for n far beyond any buffer: crc32c(zeros(n)) and
         // the CRC of the concatenation both follow from the raw register
         // advanced over n zero bytes, computed by every engine's own shift.
-        let mut rng = Rng(5);
+        let mut rng = Rng::new(5);
         for _ in 0..50 {
             let len = rng.below(100);
             let a = rng.bytes(len);
-            let n = rng.next() >> rng.below(64);
+            let n = rng.next_u64() >> rng.below(64);
             let crc_a = crc32c(&a);
             for e in supported() {
                 let k = e.kernel().unwrap();

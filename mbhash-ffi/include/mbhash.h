@@ -266,7 +266,9 @@ const char *mbh_result_str(uint32_t result);
 
 // The CRC32C of `len` bytes at `data`, written to `*crc_out`.
 //
-// `data` may be NULL when `len` is 0.
+// `data` may be NULL when `len` is 0. `MBH_UNKNOWN_ENGINE` or
+// `MBH_UNSUPPORTED_ENGINE` if `MBHASH_CRC32C_ENGINE` names an engine that
+// cannot run (as for every `mbh_*` function that chooses an engine).
 //
 // ```c
 // uint32_t crc;
@@ -290,6 +292,7 @@ mbh_result mbh_crc32c_append(uint32_t crc, const uint8_t *data, size_t len, uint
 // The CRC32C of `A` followed by `B`, written to `*crc_out`, from `crc_a` =
 // CRC32C(A), `crc_b` = CRC32C(B) and the length of `B` alone: O(log
 // `len_b`), without the data, well under a microsecond at any length.
+// Engine errors as for `mbh_crc32c`.
 //
 // # Safety
 // `crc_out` is NULL or writable.

@@ -18,8 +18,8 @@ use std::sync::OnceLock;
 
 use sha2::Digest;
 
-mod support;
-use support::{run, run_ok, skipped, valgrind_or_skip};
+use mbhash_test_support::c::{Link, compiler, run, run_ok, valgrind_or_skip};
+use mbhash_test_support::skip_or_require;
 
 /// The installed library.
 struct Install {
@@ -44,37 +44,18 @@ fn repo_dir() -> &'static Path {
 fn install() -> &'static Install {
     static INSTALL: OnceLock<Install> = OnceLock::new();
     INSTALL.get_or_init(|| {
-        // `cargo test` builds the library (all its crate types, because the
-        // crate is also an rlib that this test depends on) next to the test
-        // binary, in target/<profile>/deps; only `cargo build` copies it up
-        // to target/<profile>, so the copy there may be stale.
-        let exe = std::env::current_exe().expect("test executable path");
-        let lib_dir = exe.parent().expect("target/<profile>/deps/<test>");
-        for lib in ["libmbhash.a", "libmbhash.so"] {
-            assert!(
-                lib_dir.join(lib).exists(),
-                "{} missing: cargo builds it with the crate's library",
-                lib_dir.join(lib).display()
-            );
-        }
         let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c-tests");
-        let prefix = out.join("prefix");
-        let _ = std::fs::remove_dir_all(&prefix);
-        std::fs::create_dir_all(&out).expect("create the build directory");
-        let mut cmd = Command::new("sh");
-        cmd.arg(crate_dir().join("install.sh"))
-            .arg("--prefix")
-            .arg(&prefix)
-            .arg("--lib-dir")
-            .arg(lib_dir)
-            .args(["--version", env!("CARGO_PKG_VERSION")]);
-        run_ok(&mut cmd, "install.sh");
+        let prefix = mbhash_test_support::c::install(crate_dir(), &out, env!("CARGO_PKG_VERSION"));
         let pkg_config = Command::new("pkg-config")
             .arg("--version")
             .output()
             .is_ok_and(|o| o.status.success());
         if !pkg_config {
-            skipped("pkg-config checks: pkg-config is not installed");
+            skip_or_require(
+                "pkg-config",
+                "pkg-config checks",
+                "pkg-config is not installed",
+            );
         }
         Install {
             out,
@@ -157,39 +138,16 @@ impl Install {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Link {
-    /// `libmbhash.a`, with ASan and UBSan.
-    Static,
-    /// `libmbhash.so`, no sanitizer (for valgrind).
-    Shared,
-}
-
 /// Builds one C (or C++) program; returns its path.
 fn build(source: &Path, name: &str, link: Link) -> PathBuf {
     let inst = install();
-    let cxx = source.extension().is_some_and(|e| e == "cpp");
     let exe = inst.out.join(format!("{name}-{link:?}").to_lowercase());
-    let compiler = if cxx {
-        std::env::var("CXX").unwrap_or_else(|_| "c++".into())
-    } else {
-        std::env::var("CC").unwrap_or_else(|_| "cc".into())
-    };
-    let mut cmd = Command::new(compiler);
-    cmd.arg(if cxx { "-std=c++11" } else { "-std=c11" });
-    cmd.args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-g", "-O1"]);
-    if link == Link::Static {
-        cmd.args([
-            "-fsanitize=address,undefined",
-            "-fno-sanitize-recover=all",
-            "-fno-omit-frame-pointer",
-        ]);
-    }
+    let mut cmd = compiler(source, link);
     if cfg!(debug_assertions) {
         // The library has its panic test hook in debug builds only.
         cmd.arg("-DMBH_TEST_DEBUG_PANIC");
     }
-    cmd.arg(source).arg("-o").arg(&exe).args(inst.flags(link));
+    cmd.arg("-o").arg(&exe).args(inst.flags(link));
     run_ok(&mut cmd, &format!("building {}", source.display()));
     exe
 }

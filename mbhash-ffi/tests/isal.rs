@@ -19,8 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-mod support;
-use support::{run_ok, skipped, valgrind_or_skip};
+use mbhash_test_support::c::{Link, run_ok, valgrind_or_skip};
+use mbhash_test_support::{engine_feature, skip_or_require};
 
 /// The scratch install.
 struct Install {
@@ -46,23 +46,8 @@ fn vectors() -> String {
 fn install() -> &'static Install {
     static INSTALL: OnceLock<Install> = OnceLock::new();
     INSTALL.get_or_init(|| {
-        // The libraries cargo built with this test, in target/<profile>/deps.
-        let exe = std::env::current_exe().expect("test executable path");
-        let lib_dir = exe.parent().expect("target/<profile>/deps/<test>");
         let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("isal-tests");
-        let prefix = out.join("prefix");
-        let _ = std::fs::remove_dir_all(&prefix);
-        std::fs::create_dir_all(&out).expect("create the build directory");
-        run_ok(
-            Command::new("sh")
-                .arg(crate_dir().join("install.sh"))
-                .arg("--prefix")
-                .arg(&prefix)
-                .arg("--lib-dir")
-                .arg(lib_dir)
-                .args(["--version", env!("CARGO_PKG_VERSION")]),
-            "install.sh",
-        );
+        let prefix = mbhash_test_support::c::install(crate_dir(), &out, env!("CARGO_PKG_VERSION"));
         for h in [
             "sha256_mb.h",
             "sha512_mb.h",
@@ -90,32 +75,16 @@ fn install() -> &'static Install {
     })
 }
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Link {
-    /// `libmbhash.a`, with ASan and UBSan.
-    Static,
-    /// `libmbhash.so`, no sanitizer (for valgrind).
-    Shared,
-}
-
 /// A compiler command for `source` with the warnings of the C tests and the
 /// installed headers (no libraries).
-fn compiler(source: &Path) -> Command {
+fn compiler(source: &Path, link: Link) -> Command {
     let inst = install();
-    let cxx = source.extension().is_some_and(|e| e == "cpp");
-    let mut cmd = if cxx {
-        Command::new(std::env::var("CXX").unwrap_or_else(|_| "c++".into()))
-    } else {
-        Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-    };
-    cmd.arg(if cxx { "-std=c++11" } else { "-std=c11" })
-        .args(["-Wall", "-Wextra", "-Werror", "-pedantic", "-g", "-O1"])
-        .arg(format!("-I{}", inst.prefix.join("include").display()))
+    let mut cmd = mbhash_test_support::c::compiler(source, link);
+    cmd.arg(format!("-I{}", inst.prefix.join("include").display()))
         .arg(format!(
             "-I{}",
             inst.prefix.join("include/isa-l_crypto").display()
-        ))
-        .arg(source);
+        ));
     cmd
 }
 
@@ -126,17 +95,11 @@ fn build(name: &str, link: Link) -> PathBuf {
     let source = crate_dir().join("tests/c").join(format!("{name}.{ext}"));
     let exe = inst.out.join(format!("{name}-{link:?}").to_lowercase());
     let libdir = inst.prefix.join("lib");
-    let mut cmd = compiler(&source);
+    let mut cmd = compiler(&source, link);
     cmd.arg("-o").arg(&exe);
     match link {
         Link::Static => {
-            cmd.args([
-                "-fsanitize=address,undefined",
-                "-fno-sanitize-recover=all",
-                "-fno-omit-frame-pointer",
-            ])
-            .arg(libdir.join("libmbhash.a"))
-            .args(&inst.static_libs);
+            cmd.arg(libdir.join("libmbhash.a")).args(&inst.static_libs);
         }
         Link::Shared => {
             cmd.arg(format!("-L{}", libdir.display()))
@@ -152,7 +115,7 @@ fn build(name: &str, link: Link) -> PathBuf {
 /// its output must end in a summary with no failures.
 fn run(exe: &Path, args: &[&str], env: &[(&str, &str)], valgrind: bool) -> String {
     let env: Vec<(&str, String)> = env.iter().map(|(k, v)| (*k, v.to_string())).collect();
-    let stdout = support::run(exe, args, &env, valgrind);
+    let stdout = mbhash_test_support::c::run(exe, args, &env, valgrind);
     assert!(stdout.contains(" 0 failed"), "no summary line: {stdout}");
     stdout
 }
@@ -185,7 +148,12 @@ fn engines(alg: mbhash::mbh_algorithm) -> Vec<String> {
         if supported {
             names.push(name);
         } else {
-            skipped(&format!("isal tests on engine {name}: not supported here"));
+            let feature = engine_feature(&name).map_or("cpu", |f| f.name());
+            skip_or_require(
+                feature,
+                &format!("isal tests on engine {name}"),
+                "not supported here",
+            );
         }
     }
     names
@@ -305,7 +273,7 @@ fn deprecated_functions_warn() {
     )
     .expect("write the source");
     let object = inst.out.join("uses_deprecated.o");
-    let out = compiler(&source)
+    let out = compiler(&source, Link::Shared)
         .arg("-c")
         .arg("-o")
         .arg(&object)
@@ -318,7 +286,7 @@ fn deprecated_functions_warn() {
         "{stderr}"
     );
     run_ok(
-        compiler(&source)
+        compiler(&source, Link::Shared)
             .arg("-DISAL_UNIT_TEST")
             .arg("-c")
             .arg("-o")

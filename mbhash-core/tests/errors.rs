@@ -2,8 +2,8 @@
 //! digest; the context comes back with the error and the manager is
 //! untouched (its jobs in flight still complete correctly).
 
-use mbhash::engine::Sha256Engine;
-use mbhash::{ErrorKind, Flags, Sha256Context, Sha256Manager, Status};
+use mbhash_core::engine::Sha256Engine;
+use mbhash_core::{ErrorKind, Flags, Sha256Context, Sha256Manager, Status};
 use sha2::Digest;
 
 /// A manager with one job in flight, on an engine with several lanes so the
@@ -143,7 +143,7 @@ fn unknown_and_unsupported_engines_list_the_valid_ones() {
             }
         }
     }
-    let err = mbhash::engine::Sha512Engine::from_name("shani").unwrap_err();
+    let err = mbhash_core::engine::Sha512Engine::from_name("shani").unwrap_err();
     assert!(
         err.to_string()
             .contains("valid engines: auto, scalar, avx2-x1, avx2, avx512"),
@@ -177,8 +177,8 @@ fn short_chunks_come_back_at_once() {
 /// The SHA-512 family shares the manager, and with it every misuse error.
 #[test]
 fn sha512_family_misuse() {
-    use mbhash::engine::Sha512Engine;
-    use mbhash::{Sha512Context, Sha512Manager};
+    use mbhash_core::engine::Sha512Engine;
+    use mbhash_core::{Sha512Context, Sha512Manager};
     let data = [9u8; 500];
     let mut held = Sha512Context::with_id(1);
     let mut fresh_ctx = Sha512Context::with_id(2);

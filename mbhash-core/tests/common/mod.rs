@@ -1,29 +1,22 @@
-//! Shared harness for the facade's integration tests.
+//! Shared harness for the integration tests of `mbhash-core`: engines of
+//! a family, random jobs through a manager, digests against the oracle.
 #![allow(dead_code)]
-
-#[path = "../../mbhash-simd/tests/common/mod.rs"]
-mod simd_common;
 
 use std::collections::VecDeque;
 
-use mbhash::alg::{Algorithm, Family, Sha256Family, Sha512Family};
-use mbhash::engine::{Engine, Kernels, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels};
-use mbhash::{Context, Flags, JobManager, Status};
-use mbhash_simd::cpu::Feature;
-pub use simd_common::{Rng, token_or_skip};
+use mbhash_core::alg::{Algorithm, Family, Sha256Family, Sha512Family};
+use mbhash_core::engine::{
+    Engine, Kernels, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels,
+};
+use mbhash_core::{Context, Flags, JobManager, Status};
+pub use mbhash_test_support::{Rng, token_or_skip};
 
 /// Every engine of a family that this CPU runs; prints a SKIPPED line for the
 /// others (and panics for those `MBHASH_REQUIRE` names).
 pub fn engines<K: Kernels>() -> Vec<Engine<K>> {
     Engine::<K>::names()
         .filter_map(|name| {
-            let feature = match name {
-                "auto" | "scalar" => None,
-                n if n.starts_with("shani") => Some(Feature::ShaNi),
-                n if n.starts_with("avx512") => Some(Feature::Avx512),
-                n if n.starts_with("avx2") => Some(Feature::Avx2),
-                other => panic!("no CPU feature known for engine {other}"),
-            };
+            let feature = mbhash_test_support::engine_feature(name);
             let engine = Engine::<K>::from_name(name).ok();
             match feature {
                 None => Some(engine.expect("auto and scalar always run")),
@@ -185,16 +178,7 @@ pub fn run_jobs<A: Algorithm>(
 
 /// The `sha2` crate's digest of `data` for algorithm `A` (the oracle).
 pub fn oracle<A: Algorithm>(data: &[u8]) -> Vec<u8> {
-    use sha2::Digest;
-    match A::NAME {
-        "sha256" => sha2::Sha256::digest(data).to_vec(),
-        "sha224" => sha2::Sha224::digest(data).to_vec(),
-        "sha384" => sha2::Sha384::digest(data).to_vec(),
-        "sha512" => sha2::Sha512::digest(data).to_vec(),
-        "sha512-256" => sha2::Sha512_256::digest(data).to_vec(),
-        "sha512-224" => sha2::Sha512_224::digest(data).to_vec(),
-        other => panic!("no oracle for {other}"),
-    }
+    mbhash_test_support::oracle(A::NAME, data)
 }
 
 /// Checks digests of `jobs` against the oracle.

@@ -6,10 +6,10 @@
 mod common;
 
 use common::{Job, Rng, TestFamily, check_digests, run_jobs, sha256_engines};
-use mbhash::alg::{Algorithm, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
-use mbhash::engine::{LaneEngine, Sha256Engine};
+use mbhash_core::alg::{Algorithm, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use mbhash_core::engine::{LaneEngine, Sha256Engine};
 
-fn every_length<A: Algorithm>(engine: <A::Family as mbhash::alg::Family>::Engine) {
+fn every_length<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Engine) {
     let mut rng = Rng::new(1);
     let jobs: Vec<Job> = (0..=200)
         .map(|len| Job::random(&mut rng, len, false))
@@ -22,7 +22,7 @@ fn every_length<A: Algorithm>(engine: <A::Family as mbhash::alg::Family>::Engine
     );
 }
 
-fn random_mix<A: Algorithm>(engine: <A::Family as mbhash::alg::Family>::Engine, seed: u64) {
+fn random_mix<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Engine, seed: u64) {
     let mut rng = Rng::new(seed);
     for round in 0..6 {
         let count = 1 + rng.below(40);
@@ -46,7 +46,7 @@ fn random_mix<A: Algorithm>(engine: <A::Family as mbhash::alg::Family>::Engine, 
     }
 }
 
-fn lane_fills<A: Algorithm>(engine: <A::Family as mbhash::alg::Family>::Engine) {
+fn lane_fills<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Engine) {
     let mut rng = Rng::new(7);
     for fill in 1..=engine.lanes() + 1 {
         // Ragged lengths around block boundaries.
@@ -109,11 +109,11 @@ fn hash_many_matches_sha2() {
             })
             .collect();
         let msgs: Vec<&[u8]> = jobs.iter().map(Job::message).collect();
-        let digests = mbhash::hash_many::<Sha256>(&msgs);
+        let digests = mbhash_core::hash_many::<Sha256>(&msgs);
         check_digests::<Sha256>("hash_many", &jobs, &digests);
         for engine in sha256_engines() {
             let mut out = vec![[0u8; 28]; count];
-            mbhash::hash_many_with::<Sha224>(engine, &msgs, &mut out);
+            mbhash_core::hash_many_with::<Sha224>(engine, &msgs, &mut out);
             check_digests::<Sha224>("hash_many_with sha224", &jobs, &out);
         }
     }
@@ -127,7 +127,7 @@ fn hashers_match_sha2_with_random_updates() {
         for _ in 0..50 {
             let len = rng.below(2000);
             let job = Job::random(&mut rng, len, true);
-            let mut ours = mbhash::Hasher::<Sha256>::with_engine(engine);
+            let mut ours = mbhash_core::Hasher::<Sha256>::with_engine(engine);
             let mut at = 0;
             for &c in &job.chunks {
                 ours.update(&job.message()[at..at + c]);
@@ -136,7 +136,7 @@ fn hashers_match_sha2_with_random_updates() {
             let expected = sha2::Sha256::digest(job.message());
             assert_eq!(ours.finalize_reset_output()[..], expected[..]);
             // Digest-trait path, reused after reset.
-            let mut h = mbhash::Sha224::new();
+            let mut h = mbhash_core::Sha224::new();
             Digest::update(&mut h, job.message());
             assert_eq!(
                 h.finalize_reset()[..],
@@ -215,7 +215,7 @@ fn hash_many_short_messages() {
                     .collect();
                 let msgs: Vec<&[u8]> = jobs.iter().map(Job::message).collect();
                 let mut out = vec![A::ZERO_OUTPUT; count];
-                mbhash::hash_many_with::<A>(engine, &msgs, &mut out);
+                mbhash_core::hash_many_with::<A>(engine, &msgs, &mut out);
                 check_digests::<A>(&format!("short {} x{count}", engine.name()), &jobs, &out);
             }
         }

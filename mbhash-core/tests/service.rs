@@ -11,19 +11,11 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use common::Rng;
-use mbhash::service::{Algo, Digest, Handle, HashService, Outcome, Rejected, Shutdown};
+use mbhash_core::service::{Algo, Digest, Handle, HashService, Outcome, Rejected, Shutdown};
 
 /// The `sha2` crate's digest (the oracle).
 fn oracle(algo: Algo, data: &[u8]) -> Digest {
-    use sha2::Digest as _;
-    let bytes = match algo {
-        Algo::Sha256 => sha2::Sha256::digest(data).to_vec(),
-        Algo::Sha224 => sha2::Sha224::digest(data).to_vec(),
-        Algo::Sha512 => sha2::Sha512::digest(data).to_vec(),
-        Algo::Sha384 => sha2::Sha384::digest(data).to_vec(),
-        Algo::Sha512_256 => sha2::Sha512_256::digest(data).to_vec(),
-        Algo::Sha512_224 => sha2::Sha512_224::digest(data).to_vec(),
-    };
+    let bytes = mbhash_test_support::oracle(algo.name(), data);
     Digest::from_bytes(algo, &bytes).expect("the oracle's length")
 }
 
@@ -450,7 +442,7 @@ fn queue_in_flight(service: &HashService) -> InFlight {
     }
 }
 
-fn shutdown_while_blocked(mode: Shutdown) -> (HashService, InFlight, mbhash::service::Stats) {
+fn shutdown_while_blocked(mode: Shutdown) -> (HashService, InFlight, mbhash_core::service::Stats) {
     let service = HashService::builder().workers(1).build().unwrap();
     let release = block_worker(&service);
     let in_flight = queue_in_flight(&service);
@@ -664,7 +656,7 @@ fn dropping_the_service_finishes_jobs_and_joins() {
             let count = count.clone();
             service
                 .submit_with(Algo::Sha512_224, vec![i as u8; i], move |o| {
-                    let done: mbhash::service::Done<Vec<u8>> = o.unwrap();
+                    let done: mbhash_core::service::Done<Vec<u8>> = o.unwrap();
                     assert_eq!(done.digest, oracle(Algo::Sha512_224, &done.buf));
                     count.fetch_add(1, Ordering::Relaxed);
                 })

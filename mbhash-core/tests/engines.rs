@@ -7,8 +7,8 @@
 mod common;
 
 use common::{Job, Rng, run_jobs, sha256_engines};
-use mbhash::alg::Sha256;
-use mbhash::engine::{LaneEngine, Sha256Engine, Step};
+use mbhash_core::alg::Sha256;
+use mbhash_core::engine::{LaneEngine, Sha256Engine, Step};
 
 fn reference(jobs: &[Job]) -> Vec<[u8; 32]> {
     let scalar = Sha256Engine::from_name("scalar").unwrap();
@@ -83,8 +83,7 @@ fn auto_plan_is_sane() {
         assert!(matches!(auto.choose(1), Step::Narrow1 | Step::Narrow2));
         assert_ne!(auto.choose(full), Step::Scalar);
     } else {
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "SKIPPED auto thin-lane check: no SHA-NI");
+        mbhash_test_support::skip_or_require("shani", "auto thin-lane check", "no SHA-NI");
     }
     for step in Step::ALL {
         let c = auto.plan().cost(step);
@@ -96,7 +95,7 @@ fn auto_plan_is_sane() {
 /// another one).
 #[test]
 fn forced_engines_run_their_own_kernel() {
-    use mbhash::engine::Sha512Engine;
+    use mbhash_core::engine::Sha512Engine;
     for engine in sha256_engines().into_iter().filter(|e| e.name() != "auto") {
         for k in 1..=engine.lanes() as u32 {
             let step = engine.choose((1u32 << k) - 1);
@@ -112,4 +111,69 @@ fn forced_engines_run_their_own_kernel() {
             assert_eq!(Sha512Engine::step_name(step), engine.name(), "{k} lanes");
         }
     }
+}
+
+/// An engine variable naming an engine that cannot run: the infallible
+/// constructors run `auto` (no panic, nothing printed), the `try_` forms
+/// return the one `EngineError`, for every family. Runs itself again in a
+/// child process with the variables set (they are read once per process).
+#[test]
+fn a_bad_engine_variable_means_auto_and_an_error_from_try() {
+    const MARK: &str = "MBHASH_TEST_BAD_ENGINE_CHILD";
+    if std::env::var_os(MARK).is_none() {
+        let exe = std::env::current_exe().expect("the test executable");
+        let out = std::process::Command::new(exe)
+            .args([
+                "--exact",
+                "a_bad_engine_variable_means_auto_and_an_error_from_try",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .env(MARK, "1")
+            .env("MBHASH_SHA256_ENGINE", "bogus")
+            .env("MBHASH_SHA512_ENGINE", "shani")
+            .env("MBHASH_CRC32C_ENGINE", "nope")
+            .output()
+            .expect("run the child test");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "child failed: {stderr}");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("1 passed"),
+            "the child ran the test"
+        );
+        assert!(!stderr.contains("engine"), "the library printed: {stderr}");
+        return;
+    }
+    use mbhash_core::crc32c::{self, Crc32cKernel};
+    use mbhash_core::engine::{EngineErrorKind, LaneEngine, Sha512Engine};
+    use mbhash_core::{Hasher, Sha256Manager, Sha512Manager, alg};
+
+    let e = Sha256Engine::try_configured().unwrap_err();
+    assert_eq!((e.kind(), e.name()), (EngineErrorKind::Unknown, "bogus"));
+    assert_eq!(e.source, Some("MBHASH_SHA256_ENGINE"));
+    assert_eq!(Sha256Engine::configured().name(), "auto");
+    assert_eq!(Sha256Manager::new().engine().name(), "auto");
+    assert!(Sha256Manager::try_new().is_err());
+    assert!(Hasher::<alg::Sha256>::try_new().is_err());
+    assert_eq!(
+        Hasher::<alg::Sha256>::hash(b"abc").as_slice(),
+        mbhash_test_support::oracle("sha256", b"abc")
+    );
+    assert_eq!(
+        mbhash_core::hash_many::<alg::Sha256>(&[b"abc", b""])[0].as_slice(),
+        mbhash_test_support::oracle("sha256", b"abc")
+    );
+
+    let e = Sha512Engine::try_configured().unwrap_err();
+    assert_eq!(e.kind(), EngineErrorKind::Unknown);
+    assert!(e.to_string().contains("avx2-x1"), "{e}");
+    assert_eq!(<Sha512Engine as LaneEngine<_>>::configured().name(), "auto");
+    assert!(Sha512Manager::try_new().is_err());
+
+    let e = crc32c::configured_engine().unwrap_err();
+    assert_eq!((e.family, e.name()), ("crc32c", "nope"));
+    assert_eq!(Crc32cKernel::try_configured().unwrap_err(), e);
+    assert_eq!(crc32c::engine(), crc32c::auto_engine());
+    assert_eq!(crc32c::crc32c(b"123456789"), 0xE306_9283);
+    assert!(mbhash_core::HashService::builder().build().is_err());
 }

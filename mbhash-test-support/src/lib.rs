@@ -1,0 +1,140 @@
+//! Test helpers shared by the mbhash crates (not published):
+//!
+//! * [`Rng`]: splitmix64, deterministic and seedable;
+//! * [`oracle`]: the `sha2` crate's digest of an algorithm by name;
+//! * [`skip_or_require`] and [`token_or_skip`]: the one way a test skips,
+//!   with a `SKIPPED` line past the harness's output capture, and the one
+//!   reading of `MBHASH_REQUIRE`, which turns that skip into a failure;
+//! * [`c`]: building and running the C test programs.
+
+pub mod c;
+
+use std::io::Write;
+
+use mbhash_simd::cpu::{self, Feature};
+
+/// splitmix64: a deterministic, seedable 64-bit generator.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from `seed`.
+    pub fn new(seed: u64) -> Self {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// Fills `buf` with random bytes.
+    pub fn fill(&mut self, buf: &mut [u8]) {
+        for chunk in buf.chunks_mut(8) {
+            let v = self.next_u64().to_le_bytes();
+            chunk.copy_from_slice(&v[..chunk.len()]);
+        }
+    }
+
+    /// `n` random bytes.
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        let mut v = vec![0; n];
+        self.fill(&mut v);
+        v
+    }
+}
+
+/// The `sha2` crate's digest of `data` for the algorithm named `name`
+/// (`"sha256"`, `"sha224"`, `"sha384"`, `"sha512"`, `"sha512-256"`,
+/// `"sha512-224"`, as mbhash spells them): the oracle.
+///
+/// # Panics
+/// On any other name.
+pub fn oracle(name: &str, data: &[u8]) -> Vec<u8> {
+    use sha2::Digest;
+    match name {
+        "sha256" => sha2::Sha256::digest(data).to_vec(),
+        "sha224" => sha2::Sha224::digest(data).to_vec(),
+        "sha384" => sha2::Sha384::digest(data).to_vec(),
+        "sha512" => sha2::Sha512::digest(data).to_vec(),
+        "sha512-256" => sha2::Sha512_256::digest(data).to_vec(),
+        "sha512-224" => sha2::Sha512_224::digest(data).to_vec(),
+        other => panic!("no oracle for {other}"),
+    }
+}
+
+/// True if the comma-separated list in the environment variable `var`
+/// names `name` (or `all`).
+fn env_names(var: &str, name: &str) -> bool {
+    std::env::var(var)
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .any(|r| r == name || r == "all")
+}
+
+/// Prints a line straight to the process's stderr, past the test harness's
+/// output capture, so that it shows in every log.
+fn to_stderr(line: &str) {
+    let _ = writeln!(std::io::stderr(), "{line}");
+}
+
+/// Reports that `what` does not run because `requirement` (a CPU feature
+/// such as `avx512`, or a tool such as `valgrind`) is missing, for the
+/// reason `why`.
+///
+/// Prints `SKIPPED what: why` on stderr. If `MBHASH_REQUIRE` names
+/// `requirement` (or `all`), panics instead: a required test that cannot run
+/// is a failure. A CPU feature hidden on purpose by `MBHASH_DISABLE` is
+/// never required.
+pub fn skip_or_require(requirement: &str, what: &str, why: &str) {
+    if env_names("MBHASH_REQUIRE", requirement) && !env_names("MBHASH_DISABLE", requirement) {
+        panic!("{what}: required by MBHASH_REQUIRE ({requirement}) but unavailable: {why}");
+    }
+    to_stderr(&format!("SKIPPED {what}: {why}"));
+}
+
+/// Decides whether a test of a kernel needing `feature` runs: `Some(token)`
+/// if it does; otherwise [`skip_or_require`] with the reason.
+pub fn token_or_skip<T>(feature: Feature, kernel: &str, token: Option<T>) -> Option<T> {
+    if token.is_some() {
+        return token;
+    }
+    let why = if !cpu::detected(feature) {
+        "the CPU lacks it"
+    } else if cpu::disabled(feature) {
+        "MBHASH_DISABLE hides it"
+    } else {
+        "the kernel is not built for this target"
+    };
+    skip_or_require(
+        feature.name(),
+        kernel,
+        &format!("needs {} but {why}", feature.name()),
+    );
+    None
+}
+
+/// The CPU feature (as `MBHASH_REQUIRE` names it) that a SHA engine named
+/// `engine` needs; `None` for `auto` and `scalar`.
+///
+/// # Panics
+/// On an engine name it does not know: a new engine needs its line here.
+pub fn engine_feature(engine: &str) -> Option<Feature> {
+    match engine {
+        "auto" | "scalar" => None,
+        n if n.starts_with("shani") => Some(Feature::ShaNi),
+        n if n.starts_with("avx512") => Some(Feature::Avx512),
+        n if n.starts_with("avx2") => Some(Feature::Avx2),
+        other => panic!("no CPU feature known for engine {other}"),
+    }
+}
