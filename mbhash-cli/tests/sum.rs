@@ -36,10 +36,10 @@ fn have(tool: &str) -> bool {
         .status()
         .is_ok_and(|s| s.success());
     if !ok {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: {tool} (GNU coreutils) not found"
+        mbhash_test_support::skip_or_require(
+            "coreutils",
+            &format!("comparison with {tool}"),
+            &format!("{tool} (GNU coreutils) not found"),
         );
     }
     ok
@@ -356,10 +356,10 @@ fn errors_match_coreutils() {
             b"",
         );
     } else {
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: permission test (files are readable by this user)"
+        mbhash_test_support::skip_or_require(
+            "unprivileged",
+            "permission test",
+            "files are readable by this user (root?)",
         );
     }
 }
