@@ -2,7 +2,14 @@
 //! same process with interleaved rounds; the median of each is reported.
 //!
 //! JSON rows (one object per line) keep stable field names: `algo`, `impl`,
-//! `engine`, `size`, `streams`, `gbps`, `vs_sha2`, `vs_peer`, `peer`.
+//! `engine`, `size`, `streams`, `gbps`, `vs_sha2`, `vs_peer`, `peer`,
+//! `vs_isal`.
+//!
+//! When the build found ISA-L / ISA-L crypto (see build.rs), each grid point
+//! also gets an `"impl":"isal"` row (`"peer":"isal"`, `engine` the ISA-L
+//! manager that was fastest there: ISA-L's own dispatch is timed beside its
+//! per-instruction-set managers) and every row of the point a `vs_isal`
+//! ratio (`null` without ISA-L).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -134,16 +141,19 @@ struct Row {
     gbps: f64,
     vs_sha2: Option<f64>,
     vs_peer: f64,
+    /// Against ISA-L's best at this point, when ISA-L was measured.
+    vs_isal: Option<f64>,
 }
 
 impl Row {
     fn json(&self) -> String {
-        let vs_sha2 = match self.vs_sha2 {
+        let opt = |v: Option<f64>| match v {
             Some(v) => format!("{v:.4}"),
             None => "null".into(),
         };
+        let vs_sha2 = opt(self.vs_sha2);
         format!(
-            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":{},\"gbps\":{:.4},\"vs_sha2\":{},\"vs_peer\":{:.4},\"peer\":\"{}\"}}",
+            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":{},\"gbps\":{:.4},\"vs_sha2\":{},\"vs_peer\":{:.4},\"peer\":\"{}\",\"vs_isal\":{}}}",
             self.algo,
             self.imp,
             self.engine,
@@ -152,7 +162,8 @@ impl Row {
             self.gbps,
             vs_sha2,
             self.vs_peer,
-            self.peer
+            self.peer,
+            opt(self.vs_isal)
         )
     }
 }
@@ -178,8 +189,8 @@ pub fn run(o: &Options) -> Result<(), String> {
     };
     if !o.json {
         println!(
-            "{:<8} {:>9} {:>7}  {:<16} {:>8} {:>8}",
-            "algo", "size", "streams", "impl", "GB/s", "vs sha2"
+            "{:<8} {:>9} {:>7}  {:<16} {:>8} {:>8} {:>9}",
+            "algo", "size", "streams", "impl", "GB/s", "vs sha2", "vs isal"
         );
     }
     for algo in &o.algos {
@@ -257,6 +268,7 @@ fn print_row(o: &Options, r: &Row) {
     if let Some(plot) = &o.plot {
         let series = match r.imp.as_str() {
             "mbhash" => format!("mbhash/{}", r.engine),
+            "isal" => "isal".to_string(),
             imp => imp.to_string(),
         };
         plot.record(r.algo, &series, r.size, r.streams, r.gbps);
@@ -265,15 +277,18 @@ fn print_row(o: &Options, r: &Row) {
         println!("{}", r.json());
         return;
     }
-    let imp = if r.imp == "mbhash" {
-        format!("mbhash/{}", r.engine)
+    let imp = if r.imp == "mbhash" || r.imp == "isal" {
+        format!("{}/{}", r.imp, r.engine)
     } else {
         r.imp.clone()
     };
-    let ratio = match r.vs_sha2 {
+    let mut ratio = match r.vs_sha2 {
         Some(v) => format!("{v:>7.2}x"),
         None => format!("{:>7.2}x vs {}", r.vs_peer, r.peer),
     };
+    if let Some(v) = r.vs_isal {
+        ratio.push_str(&format!(" {v:>8.2}x"));
+    }
     println!(
         "{:<8} {:>9} {:>7}  {:<16} {:>8.3} {ratio}",
         r.algo,
@@ -285,13 +300,18 @@ fn print_row(o: &Options, r: &Row) {
 }
 
 /// CRC32C: mbhash's configured engine against the `crc-fast` crate (the
-/// peer of `vs_peer`) and the `crc32c` crate, one buffer at a time.
+/// peer of `vs_peer`), the `crc32c` crate and ISA-L's `crc32_iscsi` (when
+/// linked: `vs_isal`), one buffer at a time.
 fn bench_crc32c(o: &Options, sample: Duration) -> Result<(), String> {
     use mbhash_core::crc32c;
     let engine = match &o.engine {
         Some(name) => crc32c::select_engine(name).map_err(|e| e.to_string())?,
         None => crc32c::configured_engine().map_err(|e| e.to_string())?,
     };
+    let isal = crate::isal::IsalCrc::new();
+    if isal.is_none() {
+        crate::isal::note_once(crate::isal::CRC_MISSING);
+    }
     let sizes: Vec<usize> = if o.sizes_given {
         o.sizes.clone()
     } else {
@@ -308,6 +328,13 @@ fn bench_crc32c(o: &Options, sample: Duration) -> Result<(), String> {
             ::crc32c::crc32c(data),
             "crc32c disagrees at {size} bytes"
         );
+        if let Some(isal) = isal {
+            assert_eq!(
+                expected,
+                isal.crc32c(data),
+                "ISA-L disagrees at {size} bytes"
+            );
+        }
         let mut ours = || {
             black_box(kernel.append(0, black_box(data)));
         };
@@ -320,40 +347,60 @@ fn bench_crc32c(o: &Options, sample: Duration) -> Result<(), String> {
         let mut other = || {
             black_box(::crc32c::crc32c(black_box(data)));
         };
-        let reps = [
-            reps_for(sample, &mut ours),
-            reps_for(sample, &mut peer),
-            reps_for(sample, &mut other),
-        ];
-        let mut t = [Vec::new(), Vec::new(), Vec::new()];
-        for _ in 0..o.rounds {
-            t[0].push(time(reps[0], &mut ours));
-            t[1].push(time(reps[1], &mut peer));
-            t[2].push(time(reps[2], &mut other));
+        let mut isal_fn = || {
+            if let Some(isal) = isal {
+                black_box(isal.crc32c(black_box(data)));
+            }
+        };
+        let mut fns: Vec<&mut dyn FnMut()> = vec![&mut ours, &mut peer, &mut other];
+        if isal.is_some() {
+            fns.push(&mut isal_fn);
         }
-        let [g_ours, g_peer, g_other] = t.map(|v| size as f64 / median(v) / 1e9);
-        for (imp, engine_name, g) in [
-            ("mbhash", engine.name(), g_ours),
-            ("crc-fast", "crc-fast", g_peer),
-            ("crc32c", "crc32c", g_other),
-        ] {
+        let g: Vec<f64> = measure(o, sample, &mut fns)
+            .into_iter()
+            .map(|t| size as f64 / t / 1e9)
+            .collect();
+        let g_isal = g.get(3).copied();
+        let mut rows = vec![
+            ("mbhash", engine.name(), "crc-fast", g[0]),
+            ("crc-fast", "crc-fast", "crc-fast", g[1]),
+            ("crc32c", "crc32c", "crc-fast", g[2]),
+        ];
+        if let Some(gi) = g_isal {
+            rows.push(("isal", "crc32_iscsi", "isal", gi));
+        }
+        for (imp, engine_name, peer, gbps) in rows {
             print_row(
                 o,
                 &Row {
                     algo: "crc32c",
                     imp: imp.into(),
                     engine: engine_name.into(),
-                    peer: "crc-fast",
+                    peer,
                     size,
                     streams: 1,
-                    gbps: g,
+                    gbps,
                     vs_sha2: None,
-                    vs_peer: g / g_peer,
+                    vs_peer: if peer == "isal" { 1.0 } else { gbps / g[1] },
+                    vs_isal: g_isal.map(|gi| gbps / gi),
                 },
             );
         }
     }
     Ok(())
+}
+
+/// Times each of `fns` in `o.rounds` interleaved rounds of about `sample`
+/// each; the median seconds per call of each.
+fn measure(o: &Options, sample: Duration, fns: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    let reps: Vec<usize> = fns.iter_mut().map(|f| reps_for(sample, f)).collect();
+    let mut t = vec![Vec::with_capacity(o.rounds); fns.len()];
+    for _ in 0..o.rounds {
+        for (i, f) in fns.iter_mut().enumerate() {
+            t[i].push(time(reps[i], f));
+        }
+    }
+    t.into_iter().map(median).collect()
 }
 
 /// Median of the samples, in seconds.
@@ -392,40 +439,78 @@ where
     A: Algorithm,
     P: sha2::Digest,
 {
+    use crate::isal::{self, Bits, Manager};
     let algo = A::NAME;
+    let bits = Bits::for_algo(algo);
+    let variants = bits.map(isal::variants).unwrap_or_default();
+    if bits.is_some() && variants.is_empty() {
+        isal::note_once(isal::CRYPTO_MISSING);
+    }
     for &size in &o.sizes {
         for &streams in &o.streams {
             let msgs = messages(size, streams);
             let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
             let mut out = vec![A::ZERO_OUTPUT; streams];
 
-            // Both produce the same digests: the benchmark measures real work.
+            // All produce the same digests: the benchmark measures real work.
             mbhash_core::hash_many_with::<A>(engine, &refs, &mut out);
             for (d, m) in out.iter().zip(&refs) {
                 assert_eq!(d.as_ref(), P::digest(m).as_slice(), "digest mismatch");
+            }
+            // ISA-L's managers: each variant this CPU runs, checked first.
+            let mut managers: Vec<(String, Manager, Vec<u8>)> = Vec::new();
+            if let Some(bits) = bits {
+                for (index, name) in &variants {
+                    let Some(mut m) = Manager::new(bits, *index, streams) else {
+                        continue;
+                    };
+                    let mut digests = vec![0u8; streams * bits.digest_len()];
+                    m.run(&refs, &mut digests).expect("ISA-L manager");
+                    for (d, r) in digests.chunks(bits.digest_len()).zip(&out) {
+                        assert_eq!(d, r.as_ref(), "ISA-L {name} digest mismatch");
+                    }
+                    managers.push((name.clone(), m, digests));
+                }
             }
 
             let mut ours = || {
                 mbhash_core::hash_many_with::<A>(engine, black_box(&refs), &mut out);
                 black_box(&out);
             };
-            let peer = || {
+            let mut peer = || {
                 for m in &refs {
                     black_box(P::digest(black_box(m)));
                 }
             };
-            let reps_ours = reps_for(sample, &mut ours);
-            let reps_peer = reps_for(sample, peer);
-            let mut t_ours = Vec::new();
-            let mut t_peer = Vec::new();
-            for _ in 0..o.rounds {
-                t_ours.push(time(reps_ours, &mut ours));
-                t_peer.push(time(reps_peer, peer));
+            let mut isal_fns: Vec<_> = managers
+                .iter_mut()
+                .map(|(_, m, digests)| {
+                    let refs = &refs;
+                    move || {
+                        m.run(black_box(refs), digests).expect("ISA-L manager");
+                        black_box(&digests);
+                    }
+                })
+                .collect();
+            let mut fns: Vec<&mut dyn FnMut()> = vec![&mut ours, &mut peer];
+            for f in &mut isal_fns {
+                fns.push(f);
             }
             let bytes = (size * streams) as f64;
-            let g_ours = bytes / median(t_ours) / 1e9;
-            let g_peer = bytes / median(t_peer) / 1e9;
-            let rows = [
+            let g: Vec<f64> = measure(o, sample, &mut fns)
+                .into_iter()
+                .map(|t| bytes / t / 1e9)
+                .collect();
+            let (g_ours, g_peer) = (g[0], g[1]);
+            // ISA-L's best manager at this point is the peer.
+            let best = g[2..]
+                .iter()
+                .enumerate()
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map(|(i, &gi)| (managers[i].0.clone(), gi));
+            let g_isal = best.as_ref().map(|b| b.1);
+            let vs_isal = |gbps: f64| g_isal.map(|gi| gbps / gi);
+            let mut rows = vec![
                 Row {
                     algo,
                     imp: "mbhash".into(),
@@ -436,6 +521,7 @@ where
                     gbps: g_ours,
                     vs_sha2: Some(g_ours / g_peer),
                     vs_peer: g_ours / g_peer,
+                    vs_isal: vs_isal(g_ours),
                 },
                 Row {
                     algo,
@@ -447,8 +533,23 @@ where
                     gbps: g_peer,
                     vs_sha2: Some(1.0),
                     vs_peer: 1.0,
+                    vs_isal: vs_isal(g_peer),
                 },
             ];
+            if let Some((name, gi)) = best {
+                rows.push(Row {
+                    algo,
+                    imp: "isal".into(),
+                    engine: name,
+                    peer: "isal",
+                    size,
+                    streams,
+                    gbps: gi,
+                    vs_sha2: Some(gi / g_peer),
+                    vs_peer: 1.0,
+                    vs_isal: Some(1.0),
+                });
+            }
             for r in rows {
                 print_row(o, &r);
             }
@@ -467,6 +568,27 @@ mod tests {
         assert_eq!(parse_size("128k"), Some(128 << 10));
         assert_eq!(parse_size("1M"), Some(1 << 20));
         assert_eq!(parse_size("x"), None);
+    }
+
+    #[test]
+    fn json_rows_carry_vs_isal() {
+        let mut r = Row {
+            algo: "sha256",
+            imp: "isal".into(),
+            engine: "avx512".into(),
+            peer: "isal",
+            size: 4096,
+            streams: 16,
+            gbps: 3.0,
+            vs_sha2: Some(2.0),
+            vs_peer: 1.0,
+            vs_isal: Some(1.0),
+        };
+        let j = r.json();
+        assert!(j.contains("\"impl\":\"isal\",\"engine\":\"avx512\""), "{j}");
+        assert!(j.contains("\"peer\":\"isal\",\"vs_isal\":1.0000}"), "{j}");
+        r.vs_isal = None;
+        assert!(r.json().ends_with("\"vs_isal\":null}"));
     }
 
     #[test]

@@ -7,6 +7,7 @@
 
 mod bench;
 mod check;
+mod isal;
 mod names;
 mod pipeline;
 mod plot;

@@ -1,0 +1,234 @@
+//! ISA-L (`crc32_iscsi`) and ISA-L crypto (the multi-buffer SHA-256/SHA-512
+//! managers) as benchmark peers, when build.rs found them (cfgs
+//! `mbhash_isal`, `mbhash_isal_crypto`). Without them the types here are
+//! empty: constructors return `None`.
+
+/// Printed once when ISA-L crypto was not found at build time.
+pub const CRYPTO_MISSING: &str = "ISA-L crypto not found (set MBHASH_ISAL_CRYPTO_DIR to a \
+     directory with lib/libisal_crypto.a and include/isa-l_crypto/, and rebuild); no isal rows";
+
+/// Printed once when ISA-L was not found at build time.
+pub const CRC_MISSING: &str = "ISA-L not found (install libisal-dev, or set MBHASH_ISAL_DIR to \
+     a directory with libisal.a, and rebuild); no isal rows";
+
+/// Prints `msg` to stderr the first time it is passed.
+pub fn note_once(msg: &'static str) {
+    use std::collections::HashSet;
+    use std::sync::Mutex;
+    static SEEN: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if seen.get_or_insert_with(HashSet::new).insert(msg) {
+        eprintln!("{msg}");
+    }
+}
+
+#[cfg(mbhash_isal)]
+mod crc_ffi {
+    unsafe extern "C" {
+        /// ISA-L's `crc32_iscsi` with the standard pre- and post-inversion
+        /// (`peers/isal_crc_shim.c`).
+        pub fn mbb_isal_crc32c(buf: *const u8, len: usize) -> u32;
+    }
+}
+
+/// ISA-L's `crc32_iscsi` (its run-time dispatch), when linked.
+#[cfg(mbhash_isal)]
+#[derive(Clone, Copy)]
+pub struct IsalCrc(());
+
+/// ISA-L's `crc32_iscsi`: not linked in this build.
+#[cfg(not(mbhash_isal))]
+#[derive(Clone, Copy)]
+pub enum IsalCrc {}
+
+impl IsalCrc {
+    /// The peer, when this build links ISA-L.
+    pub fn new() -> Option<Self> {
+        #[cfg(mbhash_isal)]
+        return Some(Self(()));
+        #[cfg(not(mbhash_isal))]
+        None
+    }
+
+    /// The standard CRC32C of `data` (as `crc32c::crc32c`).
+    pub fn crc32c(&self, data: &[u8]) -> u32 {
+        #[cfg(mbhash_isal)]
+        {
+            // SAFETY: the shim reads `data.len()` bytes from the pointer, in
+            // chunks ISA-L's `int` length can hold, and writes nothing.
+            unsafe { crc_ffi::mbb_isal_crc32c(data.as_ptr(), data.len()) }
+        }
+        #[cfg(not(mbhash_isal))]
+        {
+            let _ = data;
+            match *self {}
+        }
+    }
+}
+
+#[cfg(mbhash_isal_crypto)]
+mod mgr_ffi {
+    use core::ffi::{c_char, c_int, c_void};
+    unsafe extern "C" {
+        pub fn mbb_isal_variants(bits: c_int) -> usize;
+        pub fn mbb_isal_variant_name(bits: c_int, i: usize) -> *const c_char;
+        pub fn mbb_isal_variant_usable(bits: c_int, i: usize) -> c_int;
+        pub fn mbb_isal_new(bits: c_int, i: usize, max: usize) -> *mut c_void;
+        pub fn mbb_isal_run(
+            h: *mut c_void,
+            msgs: *const *const u8,
+            lens: *const u32,
+            n: usize,
+            out: *mut u8,
+        ) -> c_int;
+        pub fn mbb_isal_free(h: *mut c_void);
+    }
+}
+
+/// Which ISA-L crypto manager family: SHA-256 or SHA-512.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bits {
+    /// `sha256_ctx_mgr_*`: 32-byte digests.
+    Sha256,
+    /// `sha512_ctx_mgr_*`: 64-byte digests.
+    Sha512,
+}
+
+impl Bits {
+    /// The ISA-L family for an mbhash algorithm name, if ISA-L has one.
+    pub fn for_algo(name: &str) -> Option<Self> {
+        match name {
+            "sha256" => Some(Self::Sha256),
+            "sha512" => Some(Self::Sha512),
+            _ => None,
+        }
+    }
+
+    /// Digest bytes.
+    pub fn digest_len(self) -> usize {
+        match self {
+            Self::Sha256 => 32,
+            Self::Sha512 => 64,
+        }
+    }
+
+    #[cfg(mbhash_isal_crypto)]
+    fn c(self) -> core::ffi::c_int {
+        match self {
+            Self::Sha256 => 256,
+            Self::Sha512 => 512,
+        }
+    }
+}
+
+/// The managers of this family that this build links and this CPU runs:
+/// `dispatch` (ISA-L's own choice) and the per-instruction-set ones
+/// (`sse_ni`, `avx2`, `avx512`, `avx512_ni`), as (index, name).
+pub fn variants(bits: Bits) -> Vec<(usize, String)> {
+    #[cfg(mbhash_isal_crypto)]
+    {
+        // SAFETY: plain queries on static tables; the names are static,
+        // NUL-terminated strings.
+        unsafe {
+            (0..mgr_ffi::mbb_isal_variants(bits.c()))
+                .filter(|&i| mgr_ffi::mbb_isal_variant_usable(bits.c(), i) != 0)
+                .map(|i| {
+                    let name =
+                        core::ffi::CStr::from_ptr(mgr_ffi::mbb_isal_variant_name(bits.c(), i));
+                    (i, name.to_string_lossy().into_owned())
+                })
+                .collect()
+        }
+    }
+    #[cfg(not(mbhash_isal_crypto))]
+    {
+        let _ = bits;
+        Vec::new()
+    }
+}
+
+/// One ISA-L crypto manager with room for `max` whole messages.
+#[cfg(mbhash_isal_crypto)]
+pub struct Manager {
+    h: core::ptr::NonNull<core::ffi::c_void>,
+    bits: Bits,
+    max: usize,
+    ptrs: Vec<*const u8>,
+    lens: Vec<u32>,
+}
+
+/// One ISA-L crypto manager: not linked in this build.
+#[cfg(not(mbhash_isal_crypto))]
+pub enum Manager {}
+
+impl Manager {
+    /// Variant `index` (from [`variants`]) for up to `max` messages.
+    pub fn new(bits: Bits, index: usize, max: usize) -> Option<Self> {
+        #[cfg(mbhash_isal_crypto)]
+        {
+            // SAFETY: the shim checks `index` and the CPU and returns NULL
+            // when it cannot build the manager.
+            let h = unsafe { mgr_ffi::mbb_isal_new(bits.c(), index, max) };
+            Some(Self {
+                h: core::ptr::NonNull::new(h)?,
+                bits,
+                max,
+                ptrs: Vec::with_capacity(max),
+                lens: Vec::with_capacity(max),
+            })
+        }
+        #[cfg(not(mbhash_isal_crypto))]
+        {
+            let _ = (bits, index, max);
+            None
+        }
+    }
+
+    /// Hashes each of `msgs` whole into `out` (digests back to back).
+    pub fn run(&mut self, msgs: &[&[u8]], out: &mut [u8]) -> Result<(), String> {
+        #[cfg(mbhash_isal_crypto)]
+        {
+            if msgs.len() > self.max || out.len() != msgs.len() * self.bits.digest_len() {
+                return Err("isal: too many messages or a wrong output size".into());
+            }
+            self.ptrs.clear();
+            self.lens.clear();
+            for m in msgs {
+                self.ptrs.push(m.as_ptr());
+                self.lens.push(
+                    u32::try_from(m.len()).map_err(|_| "isal: message over 4 GiB".to_string())?,
+                );
+            }
+            // SAFETY: the handle is live; `ptrs[k]` points at `lens[k]`
+            // readable bytes (borrowed for this call); `out` holds
+            // `msgs.len()` digests; `msgs.len() <= max`, checked above.
+            let rc = unsafe {
+                mgr_ffi::mbb_isal_run(
+                    self.h.as_ptr(),
+                    self.ptrs.as_ptr(),
+                    self.lens.as_ptr(),
+                    msgs.len(),
+                    out.as_mut_ptr(),
+                )
+            };
+            if rc == 0 {
+                Ok(())
+            } else {
+                Err("isal: a job did not complete".into())
+            }
+        }
+        #[cfg(not(mbhash_isal_crypto))]
+        {
+            let _ = (msgs, out);
+            match *self {}
+        }
+    }
+}
+
+#[cfg(mbhash_isal_crypto)]
+impl Drop for Manager {
+    fn drop(&mut self) {
+        // SAFETY: the handle came from `mbb_isal_new` and is freed once.
+        unsafe { mgr_ffi::mbb_isal_free(self.h.as_ptr()) }
+    }
+}
