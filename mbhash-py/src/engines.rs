@@ -1,0 +1,254 @@
+//! Engines: which one a call runs, the module-wide override, and the list
+//! `mbhash.engines()` returns (what `mbhash engines` prints).
+//!
+//! A call runs, in this order of precedence: the engine named by its
+//! `engine=` argument; the one `set_engine` chose for the family; the one
+//! the family's environment variable names (`MBHASH_SHA256_ENGINE`,
+//! `MBHASH_SHA512_ENGINE`, `MBHASH_CRC32C_ENGINE`, read once per process);
+//! `auto`. An unknown or unsupported name, wherever it comes from, is a
+//! `ValueError` listing the valid names, never a silent fallback.
+
+use std::sync::RwLock;
+
+use mbhash_core::alg::{Family, Sha256Family, Sha512Family};
+use mbhash_core::crc32c::{self, Crc32cEngine};
+use mbhash_core::engine::{
+    Engine, EngineError, Kernels, LaneEngine, Sha256Engine, Sha256Kernels, Sha512Engine,
+    Sha512Kernels, Step,
+};
+use mbhash_core::service::Algo;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use crate::algo;
+
+/// A SHA family as the module selects its engine.
+pub(crate) trait Select: Family {
+    /// The override `set_engine` made, if any.
+    fn chosen() -> &'static RwLock<Option<Self::Engine>>;
+    /// The engine with this name.
+    fn by_name(name: &str) -> Result<Self::Engine, EngineError>;
+}
+
+impl Select for Sha256Family {
+    fn chosen() -> &'static RwLock<Option<Sha256Engine>> {
+        static CHOSEN: RwLock<Option<Sha256Engine>> = RwLock::new(None);
+        &CHOSEN
+    }
+    fn by_name(name: &str) -> Result<Sha256Engine, EngineError> {
+        Sha256Engine::from_name(name)
+    }
+}
+
+impl Select for Sha512Family {
+    fn chosen() -> &'static RwLock<Option<Sha512Engine>> {
+        static CHOSEN: RwLock<Option<Sha512Engine>> = RwLock::new(None);
+        &CHOSEN
+    }
+    fn by_name(name: &str) -> Result<Sha512Engine, EngineError> {
+        Sha512Engine::from_name(name)
+    }
+}
+
+/// The CRC32C override `set_engine` made, if any.
+static CRC32C_CHOSEN: RwLock<Option<Crc32cEngine>> = RwLock::new(None);
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Reads an override; a poisoned lock still holds a valid `Option`.
+fn read<T: Copy>(lock: &RwLock<Option<T>>) -> Option<T> {
+    *lock.read().unwrap_or_else(|e| e.into_inner())
+}
+
+fn write<T>(lock: &RwLock<Option<T>>, value: Option<T>) {
+    *lock.write().unwrap_or_else(|e| e.into_inner()) = value;
+}
+
+/// The engine a call of family `F` runs (see the module docs).
+pub(crate) fn engine<F: Select>(name: Option<&str>) -> PyResult<F::Engine> {
+    if let Some(name) = name {
+        return F::by_name(name).map_err(value_error);
+    }
+    match read(F::chosen()) {
+        Some(engine) => Ok(engine),
+        None => F::Engine::configured().map_err(value_error),
+    }
+}
+
+/// The CRC32C engine a call runs.
+pub(crate) fn crc32c_engine(name: Option<&str>) -> PyResult<Crc32cEngine> {
+    if let Some(name) = name {
+        return crc32c::select_engine(name).map_err(value_error);
+    }
+    match read(&CRC32C_CHOSEN) {
+        Some(engine) => Ok(engine),
+        None => crc32c::configured_engine().map_err(value_error),
+    }
+}
+
+/// The families a `set_engine`/`get_engine` argument may name.
+enum Which {
+    Sha256,
+    Sha512,
+    Crc32c,
+}
+
+/// A family by its name (`"sha256"`, `"sha512"`, `"crc32c"`) or by the
+/// name of one of its algorithms (`"sha512_256"` is the `sha512` family).
+fn which(family: &str) -> PyResult<Which> {
+    if family.eq_ignore_ascii_case("crc32c") {
+        return Ok(Which::Crc32c);
+    }
+    let algo = algo::parse(family).map_err(|_| {
+        PyValueError::new_err(format!(
+            "unknown engine family {family:?} (families: sha256, sha512, crc32c, \
+             or an algorithm name)"
+        ))
+    })?;
+    Ok(match algo {
+        Algo::Sha256 | Algo::Sha224 => Which::Sha256,
+        _ => Which::Sha512,
+    })
+}
+
+/// set_engine(family, name)
+/// --
+///
+/// Makes `name` the engine of `family` ("sha256", "sha512", "crc32c", or
+/// an algorithm name, which stands for its family) for every later call
+/// of this process that gives no engine= of its own; None goes back to
+/// the environment variable's choice, else auto. Hash objects keep the
+/// engine they were made with. ValueError for an unknown family, or an
+/// engine that is unknown or unsupported on this CPU.
+#[pyfunction]
+#[pyo3(signature = (family, name))]
+pub(crate) fn set_engine(family: &str, name: Option<&str>) -> PyResult<()> {
+    match which(family)? {
+        Which::Sha256 => {
+            let engine = name.map(Sha256Engine::from_name).transpose();
+            write(Sha256Family::chosen(), engine.map_err(value_error)?);
+        }
+        Which::Sha512 => {
+            let engine = name.map(Sha512Engine::from_name).transpose();
+            write(Sha512Family::chosen(), engine.map_err(value_error)?);
+        }
+        Which::Crc32c => {
+            let engine = name.map(crc32c::select_engine).transpose();
+            write(&CRC32C_CHOSEN, engine.map_err(value_error)?);
+        }
+    }
+    Ok(())
+}
+
+/// get_engine(family)
+/// --
+///
+/// The name of the engine a call of `family` runs when it gives no
+/// engine= (see set_engine). ValueError if the environment variable names
+/// an unusable engine.
+#[pyfunction]
+pub(crate) fn get_engine(family: &str) -> PyResult<&'static str> {
+    Ok(match which(family)? {
+        Which::Sha256 => engine::<Sha256Family>(None)?.name(),
+        Which::Sha512 => engine::<Sha512Family>(None)?.name(),
+        Which::Crc32c => crc32c_engine(None)?.name(),
+    })
+}
+
+/// engines()
+/// --
+///
+/// Every engine of every family, as `mbhash engines` shows them: a list of
+/// dicts, one per family, with keys "family", "algorithms", "env_var",
+/// "engines" (dicts of "name" and "supported" on this CPU), "in_use" (the
+/// engine a call without engine= runs; None with "error" set when the
+/// environment variable names an unusable engine), and for the SHA
+/// families "lanes", "cost_ns" (kernel name to the cost per block per
+/// kernel call that auto measured on this CPU) and "auto_runs" (the
+/// kernel auto runs for 1, 2, ... busy lanes).
+#[pyfunction]
+pub(crate) fn engines(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let list = PyList::empty(py);
+    list.append(sha_family::<Sha256Kernels>(py, &["sha256", "sha224"])?)?;
+    list.append(sha_family::<Sha512Kernels>(
+        py,
+        &["sha512", "sha384", "sha512_256", "sha512_224"],
+    )?)?;
+    list.append(crc32c_family(py)?)?;
+    Ok(list)
+}
+
+fn sha_family<'py, K>(py: Python<'py>, algorithms: &[&str]) -> PyResult<Bound<'py, PyDict>>
+where
+    K: Kernels,
+    K::Family: Select + Family<Engine = Engine<K>>,
+{
+    let d = PyDict::new(py);
+    d.set_item("family", K::FAMILY)?;
+    d.set_item("algorithms", algorithms.to_vec())?;
+    d.set_item("env_var", K::ENV_VAR)?;
+    let list = PyList::empty(py);
+    for name in Engine::<K>::names() {
+        let e = PyDict::new(py);
+        e.set_item("name", name)?;
+        e.set_item("supported", Engine::<K>::is_supported(name))?;
+        list.append(e)?;
+    }
+    d.set_item("engines", list)?;
+    in_use(&d, engine::<K::Family>(None).map(|e| e.name()))?;
+    let auto = Engine::<K>::auto();
+    d.set_item("lanes", auto.lanes())?;
+    let costs = PyDict::new(py);
+    for step in Step::ALL {
+        let c = auto.plan().cost(step);
+        if c.is_finite() {
+            costs.set_item(Engine::<K>::step_name(step), c)?;
+        }
+    }
+    d.set_item("cost_ns", costs)?;
+    let runs: Vec<&str> = (1..=auto.lanes() as u32)
+        .map(|k| {
+            let busy = if k >= 32 { u32::MAX } else { (1u32 << k) - 1 };
+            Engine::<K>::step_name(auto.choose(busy))
+        })
+        .collect();
+    d.set_item("auto_runs", runs)?;
+    Ok(d)
+}
+
+fn crc32c_family(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("family", "crc32c")?;
+    d.set_item("algorithms", vec!["crc32c"])?;
+    d.set_item("env_var", crc32c::ENGINE_VAR)?;
+    let list = PyList::empty(py);
+    let auto = PyDict::new(py);
+    auto.set_item("name", "auto")?;
+    auto.set_item("supported", true)?;
+    list.append(auto)?;
+    for engine in crc32c::engines() {
+        let e = PyDict::new(py);
+        e.set_item("name", engine.name())?;
+        e.set_item("supported", engine.is_supported())?;
+        list.append(e)?;
+    }
+    d.set_item("engines", list)?;
+    in_use(&d, crc32c_engine(None).map(|e| e.name()))?;
+    Ok(d)
+}
+
+fn in_use(d: &Bound<'_, PyDict>, name: PyResult<&str>) -> PyResult<()> {
+    match name {
+        Ok(name) => {
+            d.set_item("in_use", name)?;
+            d.set_item("error", d.py().None())
+        }
+        Err(e) => {
+            d.set_item("in_use", d.py().None())?;
+            d.set_item("error", e.value(d.py()).str()?)
+        }
+    }
+}

@@ -1,0 +1,277 @@
+//! hashlib-compatible hash objects: `mbhash.sha256(data)`, `mbhash.new(name,
+//! data)`, and `update`, `digest`, `hexdigest`, `copy`, `name`,
+//! `digest_size`, `block_size`.
+//!
+//! One object may be shared by threads. Its state sits behind a lock: each
+//! `update` absorbs its whole buffer at once, so concurrent updates are
+//! applied one after the other, in the order they take the lock, never
+//! interleaved; `digest` and `copy` see the state between two updates.
+//! As in hashlib, an `update` of 2048 bytes or more releases the GIL
+//! while it hashes, and a thread that finds the lock taken waits for it
+//! with the GIL released.
+
+use std::sync::{Mutex, MutexGuard, TryLockError};
+
+use mbhash_core::Hasher;
+use mbhash_core::alg::{self, Algorithm};
+use mbhash_core::service::Algo;
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::algo::{self as names, dispatch};
+use crate::buffer::Buffer;
+use crate::engines;
+
+/// hashlib's threshold: shorter updates keep the GIL (releasing it would
+/// cost more than the hash).
+const GIL_MIN: usize = 2048;
+
+/// A typed hasher of any algorithm.
+#[derive(Clone)]
+enum State {
+    Sha256(Hasher<alg::Sha256>),
+    Sha224(Hasher<alg::Sha224>),
+    Sha512(Hasher<alg::Sha512>),
+    Sha384(Hasher<alg::Sha384>),
+    Sha512_256(Hasher<alg::Sha512_256>),
+    Sha512_224(Hasher<alg::Sha512_224>),
+}
+
+macro_rules! each {
+    ($state:expr, $h:ident => $body:expr) => {
+        match $state {
+            State::Sha256($h) => $body,
+            State::Sha224($h) => $body,
+            State::Sha512($h) => $body,
+            State::Sha384($h) => $body,
+            State::Sha512_256($h) => $body,
+            State::Sha512_224($h) => $body,
+        }
+    };
+}
+
+impl State {
+    /// A fresh hasher and the name of its engine.
+    fn new(algo: Algo, engine: Option<&str>) -> PyResult<(State, &'static str)> {
+        Ok(dispatch!(algo, A => {
+            let engine = engines::engine::<<A as Algorithm>::Family>(engine)?;
+            (State::from(Hasher::<A>::with_engine(engine)), engine.name())
+        }))
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        each!(self, h => h.update(data))
+    }
+
+    /// The digest of the data so far; the state goes on unchanged.
+    fn digest(&self) -> Vec<u8> {
+        each!(self, h => h.clone().finalize_reset_output().as_ref().to_vec())
+    }
+}
+
+macro_rules! from_hasher {
+    ($($variant:ident),*) => {$(
+        impl From<Hasher<alg::$variant>> for State {
+            fn from(h: Hasher<alg::$variant>) -> State {
+                State::$variant(h)
+            }
+        }
+    )*};
+}
+from_hasher!(Sha256, Sha224, Sha512, Sha384, Sha512_256, Sha512_224);
+
+/// A hash object, as hashlib's: update(data), digest(), hexdigest(),
+/// copy(), name, digest_size, block_size; engine is the name of the engine
+/// it runs on. Safe to share between threads: updates are applied whole,
+/// one at a time.
+#[pyclass(frozen, module = "mbhash", name = "Hash")]
+pub(crate) struct Hash {
+    algo: Algo,
+    engine: &'static str,
+    state: Mutex<State>,
+}
+
+impl Hash {
+    pub(crate) fn new(
+        py: Python<'_>,
+        algo: Algo,
+        data: Option<&Bound<'_, PyAny>>,
+        engine: Option<&str>,
+    ) -> PyResult<Hash> {
+        let (state, engine) = State::new(algo, engine)?;
+        let hash = Hash {
+            algo,
+            engine,
+            state: Mutex::new(state),
+        };
+        if let Some(data) = data {
+            hash.absorb(py, data)?;
+        }
+        Ok(hash)
+    }
+
+    fn absorb(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let buf = Buffer::get(data)?;
+        let bytes = buf.bytes();
+        if bytes.len() >= GIL_MIN {
+            return py.detach(|| lock(&self.state).map(|mut s| s.update(bytes)));
+        }
+        self.with_state(py, |s| s.update(bytes))
+    }
+
+    /// Runs `f` on the locked state. If another thread holds the lock (it
+    /// may be hashing with the GIL released, or waiting for the GIL), waits
+    /// for it with the GIL released.
+    fn with_state<R: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut State) -> R + Send,
+    ) -> PyResult<R> {
+        match self.state.try_lock() {
+            Ok(mut guard) => Ok(f(&mut guard)),
+            Err(TryLockError::WouldBlock) => py.detach(|| lock(&self.state).map(|mut s| f(&mut s))),
+            Err(TryLockError::Poisoned(_)) => Err(poisoned()),
+        }
+    }
+}
+
+fn poisoned() -> PyErr {
+    PyRuntimeError::new_err("mbhash: this hash object is unusable after an internal error")
+}
+
+fn lock(state: &Mutex<State>) -> PyResult<MutexGuard<'_, State>> {
+    state.lock().map_err(|_| poisoned())
+}
+
+#[pymethods]
+impl Hash {
+    /// update(data)
+    /// --
+    ///
+    /// Absorbs the bytes of `data` (any object with the buffer protocol).
+    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.absorb(py, data)
+    }
+
+    /// digest()
+    /// --
+    ///
+    /// The digest of the data so far, as bytes; the object can go on.
+    fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let digest = self.with_state(py, |s| s.digest())?;
+        Ok(PyBytes::new(py, &digest))
+    }
+
+    /// hexdigest()
+    /// --
+    ///
+    /// The digest as lower-case hexadecimal.
+    fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
+        let digest = self.with_state(py, |s| s.digest())?;
+        Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// copy()
+    /// --
+    ///
+    /// An independent copy of this object, in the same state.
+    fn copy(&self, py: Python<'_>) -> PyResult<Hash> {
+        let state = self.with_state(py, |s| s.clone())?;
+        Ok(Hash {
+            algo: self.algo,
+            engine: self.engine,
+            state: Mutex::new(state),
+        })
+    }
+
+    /// The algorithm's name as hashlib spells it, e.g. "sha512_256".
+    #[getter]
+    fn name(&self) -> &'static str {
+        names::hashlib_name(self.algo)
+    }
+
+    /// Bytes of the digest.
+    #[getter]
+    fn digest_size(&self) -> usize {
+        self.algo.output_len()
+    }
+
+    /// Bytes per block of the compression function.
+    #[getter]
+    fn block_size(&self) -> usize {
+        names::block_size(self.algo)
+    }
+
+    /// The name of the engine this object runs on.
+    #[getter]
+    fn engine(&self) -> &'static str {
+        self.engine
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<mbhash {} object (engine {})>", self.name(), self.engine)
+    }
+
+    fn __reduce__(&self) -> PyResult<()> {
+        Err(PyTypeError::new_err(format!(
+            "cannot pickle an mbhash {} object (neither can hashlib)",
+            self.name()
+        )))
+    }
+}
+
+/// new(name, data=b"", *, usedforsecurity=True, engine=None)
+/// --
+///
+/// A hash object for the algorithm `name` (hashlib's spelling, e.g.
+/// "sha512_256"; "sha512-256" also), fed `data`. ValueError for an
+/// unknown algorithm or engine. usedforsecurity is accepted for hashlib
+/// compatibility and ignored.
+#[pyfunction]
+#[pyo3(signature = (name, data = None, *, usedforsecurity = true, engine = None))]
+fn new(
+    py: Python<'_>,
+    name: &str,
+    data: Option<&Bound<'_, PyAny>>,
+    usedforsecurity: bool,
+    engine: Option<&str>,
+) -> PyResult<Hash> {
+    let _ = usedforsecurity;
+    Hash::new(py, names::parse(name)?, data, engine)
+}
+
+macro_rules! constructors {
+    ($($fn:ident, $variant:ident;)*) => {$(
+        #[doc = concat!(stringify!($fn), "(data=b\"\", *, usedforsecurity=True, engine=None)\n--\n\n")]
+        #[doc = concat!("A ", stringify!($fn), " hash object fed `data`, as hashlib.", stringify!($fn), ".")]
+        #[pyfunction]
+        #[pyo3(signature = (data = None, *, usedforsecurity = true, engine = None))]
+        fn $fn(
+            py: Python<'_>,
+            data: Option<&Bound<'_, PyAny>>,
+            usedforsecurity: bool,
+            engine: Option<&str>,
+        ) -> PyResult<Hash> {
+            let _ = usedforsecurity;
+            Hash::new(py, Algo::$variant, data, engine)
+        }
+    )*
+
+        /// Adds `new` and the constructors to the module.
+        pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            m.add_function(wrap_pyfunction!(new, m)?)?;
+            $(m.add_function(wrap_pyfunction!($fn, m)?)?;)*
+            Ok(())
+        }
+    };
+}
+
+constructors! {
+    sha224, Sha224;
+    sha256, Sha256;
+    sha384, Sha384;
+    sha512, Sha512;
+    sha512_224, Sha512_224;
+    sha512_256, Sha512_256;
+}

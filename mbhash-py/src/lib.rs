@@ -1,0 +1,50 @@
+//! The `mbhash` Python module: hashlib-compatible SHA-2 hashers, batch
+//! hashing of many buffers or files with the GIL released, CRC32C, and the
+//! engine list and override.
+//!
+//! Built with maturin (`pyproject.toml` beside this crate); the Python API
+//! is documented in the repository README ("Python") and in the docstrings
+//! below, and tested by pytest (`mbhash-py/tests/`) against the installed
+//! wheel.
+//!
+//! The crate is safe Rust but for one function, [`buffer::Buffer::bytes`],
+//! which views the memory of a held buffer export as `&[u8]` (PyO3 has no
+//! safe zero-copy view of an arbitrary buffer-protocol object).
+
+#![deny(unsafe_code)]
+
+mod algo;
+mod buffer;
+mod crc;
+mod engines;
+mod files;
+mod hasher;
+mod many;
+
+use pyo3::prelude::*;
+
+/// Multi-buffer SHA-2 and CRC32C hashing.
+///
+/// hashlib-compatible constructors: sha224, sha256, sha384, sha512,
+/// sha512_224, sha512_256 and new(name); hash_many(name, buffers) and
+/// hash_files(paths, name) hash many inputs at once with the GIL released;
+/// crc32c(data, value) and crc32c_combine(a, b, len_b); engines(),
+/// set_engine(family, name) and get_engine(family).
+#[pymodule]
+fn mbhash(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add(
+        "algorithms_available",
+        pyo3::types::PyFrozenSet::new(m.py(), algo::HASHLIB_NAMES)?,
+    )?;
+    m.add_class::<hasher::Hash>()?;
+    hasher::register(m)?;
+    m.add_function(wrap_pyfunction!(many::hash_many, m)?)?;
+    m.add_function(wrap_pyfunction!(files::hash_files, m)?)?;
+    m.add_function(wrap_pyfunction!(crc::crc32c, m)?)?;
+    m.add_function(wrap_pyfunction!(crc::crc32c_combine, m)?)?;
+    m.add_function(wrap_pyfunction!(engines::engines, m)?)?;
+    m.add_function(wrap_pyfunction!(engines::set_engine, m)?)?;
+    m.add_function(wrap_pyfunction!(engines::get_engine, m)?)?;
+    Ok(())
+}
