@@ -7,7 +7,7 @@
 //! below, and tested by pytest (`mbhash-py/tests/`) against the installed
 //! wheel.
 //!
-//! The crate is safe Rust but for one function, [`buffer::Buffer::bytes`],
+//! The crate is safe Rust but for one function, `buffer::Buffer::bytes`,
 //! which views the memory of a held buffer export as `&[u8]` (PyO3 has no
 //! safe zero-copy view of an arbitrary buffer-protocol object).
 

@@ -9,7 +9,7 @@ import io
 import pytest
 
 import mbhash
-from conftest import ALGOS, engines_of, family_of, reference
+from conftest import ALGOS, engines_of, family_of, reference, skip_or_require
 
 LENGTHS = [0, 1, 55, 56, 63, 64, 65, 111, 112, 119, 120, 127, 128, 129, 239, 240,
            255, 256, 1000, 2047, 2048, 4096, 10007, 65536 + 3]
@@ -102,6 +102,8 @@ def test_hmac(algo, rng):
 
 @pytest.mark.parametrize("algo", ALGOS)
 def test_file_digest(algo, rng, tmp_path):
+    if not hasattr(hashlib, "file_digest"):
+        skip_or_require("hashlib.file_digest", "it is new in Python 3.11")
     ctor = getattr(mbhash, algo)
     for n in (0, 1, 5000, (1 << 18) + 17, 3 << 18):
         data = rng.randbytes(n)
