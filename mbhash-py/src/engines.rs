@@ -10,13 +10,13 @@
 
 use std::sync::RwLock;
 
+use mbhash_core::Algo;
 use mbhash_core::alg::{Family, Sha256Family, Sha512Family};
 use mbhash_core::crc32c::{self, Crc32cEngine};
 use mbhash_core::engine::{
     Engine, EngineError, Kernels, LaneEngine, Sha256Engine, Sha256Kernels, Sha512Engine,
     Sha512Kernels, Step,
 };
-use mbhash_core::service::Algo;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -74,7 +74,7 @@ pub(crate) fn engine<F: Select>(name: Option<&str>) -> PyResult<F::Engine> {
     }
     match read(F::chosen()) {
         Some(engine) => Ok(engine),
-        None => F::Engine::configured().map_err(value_error),
+        None => F::Engine::try_configured().map_err(value_error),
     }
 }
 

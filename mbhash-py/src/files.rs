@@ -20,12 +20,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use mbhash_core::alg::{Algorithm, Family};
 use mbhash_core::engine::LaneEngine;
+use mbhash_core::with_algo;
 use mbhash_core::{Context, Flags, JobManager};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 
-use crate::algo::{self, dispatch};
+use crate::algo;
 use crate::engines;
 
 /// Bytes read per file per round.
@@ -60,7 +61,7 @@ pub(crate) fn hash_files<'py>(
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     let (names, files) = collect_paths(paths)?;
-    dispatch!(algo, A => {
+    with_algo!(algo, A => {
         let engine = engines::engine::<<A as Algorithm>::Family>(engine)?;
         let results = py.detach(|| run::<A>(engine, &files, jobs));
         let strerror = py.import("os")?.getattr("strerror")?;

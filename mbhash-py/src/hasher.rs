@@ -12,14 +12,15 @@
 
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
+use mbhash_core::Algo;
 use mbhash_core::Hasher;
 use mbhash_core::alg::{self, Algorithm};
-use mbhash_core::service::Algo;
+use mbhash_core::with_algo;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::algo::{self as names, dispatch};
+use crate::algo as names;
 use crate::buffer::Buffer;
 use crate::engines;
 
@@ -54,7 +55,7 @@ macro_rules! each {
 impl State {
     /// A fresh hasher and the name of its engine.
     fn new(algo: Algo, engine: Option<&str>) -> PyResult<(State, &'static str)> {
-        Ok(dispatch!(algo, A => {
+        Ok(with_algo!(algo, A => {
             let engine = engines::engine::<<A as Algorithm>::Family>(engine)?;
             (State::from(Hasher::<A>::with_engine(engine)), engine.name())
         }))
@@ -200,7 +201,7 @@ impl Hash {
     /// Bytes per block of the compression function.
     #[getter]
     fn block_size(&self) -> usize {
-        names::block_size(self.algo)
+        self.algo.block_len()
     }
 
     /// The name of the engine this object runs on.

@@ -3,11 +3,12 @@
 
 use mbhash_core::alg::Algorithm;
 use mbhash_core::hash_many_with;
+use mbhash_core::with_algo;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 
-use crate::algo::{self, dispatch};
+use crate::algo;
 use crate::buffer::{self, Buffer};
 use crate::engines;
 
@@ -34,7 +35,7 @@ pub(crate) fn hash_many<'py>(
     let algo = algo::parse(name)?;
     let held = export_all(buffers)?;
     let messages = buffer::slices(&held);
-    dispatch!(algo, A => {
+    with_algo!(algo, A => {
         let engine = engines::engine::<<A as Algorithm>::Family>(engine)?;
         let mut out = vec![A::ZERO_OUTPUT; messages.len()];
         py.detach(|| hash_many_with::<A>(engine, &messages, &mut out));
