@@ -10,9 +10,6 @@ use crate::engines;
 /// zlib's threshold for `crc32`: shorter inputs keep the GIL.
 const GIL_MIN: usize = 5 * 1024;
 
-/// crc32c(data, value=0, *, engine=None)
-/// --
-///
 /// The CRC32C (Castagnoli) of `data`, continuing from `value`, the CRC32C
 /// of the bytes before it, as zlib.crc32 does:
 /// crc32c(b, crc32c(a)) == crc32c(a + b). Values are finished CRCs, as the
@@ -37,9 +34,6 @@ pub(crate) fn crc32c(
     crc.map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
-/// crc32c_combine(a, b, len_b)
-/// --
-///
 /// The CRC32C of the concatenation A + B from a = crc32c(A), b = crc32c(B)
 /// and len_b = len(B), without the data (O(log len_b)).
 #[pyfunction]

@@ -114,9 +114,6 @@ fn which(family: &str) -> PyResult<Which> {
     })
 }
 
-/// set_engine(family, name)
-/// --
-///
 /// Makes `name` the engine of `family` ("sha256", "sha512", "crc32c", or
 /// an algorithm name, which stands for its family) for every later call
 /// of this process that gives no engine= of its own; None goes back to
@@ -143,9 +140,6 @@ pub(crate) fn set_engine(family: &str, name: Option<&str>) -> PyResult<()> {
     Ok(())
 }
 
-/// get_engine(family)
-/// --
-///
 /// The name of the engine a call of `family` runs when it gives no
 /// engine= (see set_engine). ValueError if the environment variable names
 /// an unusable engine.
@@ -158,9 +152,6 @@ pub(crate) fn get_engine(family: &str) -> PyResult<&'static str> {
     })
 }
 
-/// engines()
-/// --
-///
 /// Every engine of every family, as `mbhash engines` shows them: a list of
 /// dicts, one per family, with keys "family", "algorithms", "env_var",
 /// "engines" (dicts of "name" and "supported" on this CPU), "in_use" (the

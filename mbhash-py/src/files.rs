@@ -34,9 +34,6 @@ const CHUNK: usize = 256 << 10;
 /// Files a worker keeps open, per lane of the engine.
 const STREAMS_PER_LANE: usize = 2;
 
-/// hash_files(paths, name="sha256", jobs=None, *, engine=None)
-/// --
-///
 /// Hashes every file of the iterable `paths` (str, bytes or os.PathLike)
 /// with the algorithm `name`, `jobs` threads at once (default: one per
 /// CPU), many files in the SIMD lanes of each, with the GIL released.

@@ -147,35 +147,23 @@ fn lock(state: &Mutex<State>) -> PyResult<MutexGuard<'_, State>> {
 
 #[pymethods]
 impl Hash {
-    /// update(data)
-    /// --
-    ///
     /// Absorbs the bytes of `data` (any object with the buffer protocol).
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         self.absorb(py, data)
     }
 
-    /// digest()
-    /// --
-    ///
     /// The digest of the data so far, as bytes; the object can go on.
     fn digest<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let digest = self.with_state(py, |s| s.digest())?;
         Ok(PyBytes::new(py, &digest))
     }
 
-    /// hexdigest()
-    /// --
-    ///
     /// The digest as lower-case hexadecimal.
     fn hexdigest(&self, py: Python<'_>) -> PyResult<String> {
         let digest = self.with_state(py, |s| s.digest())?;
         Ok(digest.iter().map(|b| format!("{b:02x}")).collect())
     }
 
-    /// copy()
-    /// --
-    ///
     /// An independent copy of this object, in the same state.
     fn copy(&self, py: Python<'_>) -> PyResult<Hash> {
         let state = self.with_state(py, |s| s.clone())?;
@@ -222,9 +210,6 @@ impl Hash {
     }
 }
 
-/// new(name, data=b"", *, usedforsecurity=True, engine=None)
-/// --
-///
 /// A hash object for the algorithm `name` (hashlib's spelling, e.g.
 /// "sha512_256"; "sha512-256" also), fed `data`. ValueError for an
 /// unknown algorithm or engine. usedforsecurity is accepted for hashlib
@@ -244,7 +229,6 @@ fn new(
 
 macro_rules! constructors {
     ($($fn:ident, $variant:ident;)*) => {$(
-        #[doc = concat!(stringify!($fn), "(data=b\"\", *, usedforsecurity=True, engine=None)\n--\n\n")]
         #[doc = concat!("A ", stringify!($fn), " hash object fed `data`, as hashlib.", stringify!($fn), ".")]
         #[pyfunction]
         #[pyo3(signature = (data = None, *, usedforsecurity = true, engine = None))]

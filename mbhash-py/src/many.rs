@@ -12,9 +12,6 @@ use crate::algo;
 use crate::buffer::{self, Buffer};
 use crate::engines;
 
-/// hash_many(name, buffers, *, engine=None)
-/// --
-///
 /// The digests (bytes) of every buffer of the iterable `buffers`, in
 /// order, for the algorithm `name`. Any object with the buffer protocol
 /// will do (bytes, bytearray, memoryview, array.array, numpy arrays, mmap):
