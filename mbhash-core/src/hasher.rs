@@ -3,8 +3,9 @@
 //! [`Sha256`], [`Sha224`], [`Sha512`], [`Sha384`], [`Sha512_256`] and
 //! [`Sha512_224`] drop into code written for the `sha2` crate:
 //! they implement `Digest` (through `Update`, `FixedOutput`, `Default` and
-//! `HashMarker`), `Reset` and `FixedOutputReset`, and (with `std`)
-//! `std::io::Write`.
+//! `HashMarker`), `Reset`, `FixedOutputReset`, `BlockSizeUser` and the
+//! block-level `CoreProxy` layer (so `hmac`, `hkdf` and `pbkdf2` take
+//! them: see [`HasherCore`]), and (with `std`) `std::io::Write`.
 //!
 //! ```
 //! use mbhash_core::Sha256;
@@ -20,6 +21,9 @@ use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, 
 use crate::alg::{self, Algorithm, BlockOf, Family, StateOf};
 use crate::engine::LaneEngine;
 use crate::manager::pad;
+
+mod block_api;
+pub use block_api::HasherCore;
 
 /// A one-stream hasher for algorithm `A`, on the configured engine's
 /// single-stream kernel (SHA-NI where present).

@@ -37,7 +37,7 @@ mod many;
 pub mod service;
 
 pub use algo::Algo;
-pub use hasher::{Hasher, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+pub use hasher::{Hasher, HasherCore, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 pub use manager::{
     Context, ErrorKind, Flags, JobManager, Sha224Context, Sha224Manager, Sha256Context,
     Sha256Manager, Sha384Context, Sha384Manager, Sha512_224Context, Sha512_224Manager,
