@@ -11,9 +11,17 @@
 #   --includedir DIR  the header goes here (default PREFIX/include)
 #   --destdir DIR     stage under DIR, for packaging (paths inside the files
 #                     stay as if installed in PREFIX)
-#   --lib-dir DIR     do not build: take libmbhash.a and libmbhash.so from DIR
-#                     (e.g. target/debug); by default `cargo build --release`
+#   --lib-dir DIR     do not build: take cargo's libmbhash_ffi.a and
+#                     libmbhash_ffi.so from DIR (e.g. target/debug); by
+#                     default `cargo build --release`
 #   --version V       the version to record (default: from `cargo pkgid`)
+#   --no-rpath        no run path in mbhash.pc's Libs (see below)
+#
+# Programs find the shared library at run time: for a LIBDIR outside the
+# dynamic linker's default directories, mbhash.pc's `Libs` carries
+# `-Wl,-rpath,LIBDIR`, so `cc prog.c $(pkg-config --cflags --libs mbhash)`
+# gives a program that starts without LD_LIBRARY_PATH. For a default
+# directory (/usr/local/lib, ...) run `ldconfig` after installing as root.
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +32,7 @@ includedir=
 destdir=
 from=
 version=
+rpath=yes
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -33,7 +42,8 @@ while [ $# -gt 0 ]; do
         --destdir) destdir=$2; shift 2 ;;
         --lib-dir) from=$2; shift 2 ;;
         --version) version=$2; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        --no-rpath) rpath=no; shift ;;
+        -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
         *) echo "install.sh: unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -57,11 +67,20 @@ if [ "$major" = 0 ]; then soname=libmbhash.so.0.$minor; else soname=libmbhash.so
 install -d "$destdir$libdir/pkgconfig" "$destdir$includedir" "$destdir$includedir/isa-l_crypto"
 install -m 644 "$here/include/mbhash.h" "$destdir$includedir/mbhash.h"
 install -m 644 "$here"/include/isa-l_crypto/*.h "$destdir$includedir/isa-l_crypto/"
-install -m 644 "$from/libmbhash.a" "$destdir$libdir/libmbhash.a"
-install -m 755 "$from/libmbhash.so" "$destdir$libdir/libmbhash.so.$version"
+install -m 644 "$from/libmbhash_ffi.a" "$destdir$libdir/libmbhash.a"
+install -m 755 "$from/libmbhash_ffi.so" "$destdir$libdir/libmbhash.so.$version"
 ln -sf "libmbhash.so.$version" "$destdir$libdir/$soname"
 ln -sf "$soname" "$destdir$libdir/libmbhash.so"
-sed -e "s|@PREFIX@|$prefix|" -e "s|@LIBDIR@|$libdir|" \
+# The dynamic linker's default directories need no run path.
+case "$libdir" in
+    /lib | /lib64 | /usr/lib | /usr/lib64 | /lib/*-linux-gnu | /usr/lib/*-linux-gnu \
+    | /usr/local/lib) rpath=no ;;
+esac
+if [ "$rpath" = yes ]; then rpath_flag="-Wl,-rpath,\${libdir} "; else rpath_flag=; fi
+sed -e "s|@PREFIX@|$prefix|" -e "s|@LIBDIR@|$libdir|" -e "s|@RPATH@|$rpath_flag|" \
     -e "s|@INCLUDEDIR@|$includedir|" -e "s|@VERSION@|$version|" \
     "$here/mbhash.pc.in" > "$destdir$libdir/pkgconfig/mbhash.pc"
 echo "installed mbhash $version (soname $soname) to $destdir$prefix"
+if [ "$rpath" = no ] && [ -z "$destdir" ]; then
+    echo "run ldconfig (as root) so that programs find $soname in $libdir"
+fi

@@ -27,6 +27,24 @@ pub use block_api::HasherCore;
 
 /// A one-stream hasher for algorithm `A`, on the configured engine's
 /// single-stream kernel (SHA-NI where present).
+///
+/// Usually named by its aliases ([`Sha256`], [`Sha512`], ...). Not to be
+/// confused with `std::hash::Hasher`, the hash-map trait.
+///
+/// ```
+/// use mbhash_core::{Hasher, Sha256, alg};
+/// use mbhash_core::engine::{Sha256Engine, LaneEngine};
+///
+/// let mut h = Sha256::new();
+/// h.update(b"hello ");
+/// h.update(b"world");
+/// let digest: [u8; 32] = h.finalize_reset_output();
+/// // A chosen engine (here the scalar reference) gives the same digest.
+/// let mut scalar = Hasher::<alg::Sha256>::with_engine(Sha256Engine::from_name("scalar").unwrap());
+/// scalar.update(b"hello world");
+/// assert_eq!(scalar.finalize_reset_output(), digest);
+/// assert_eq!(Sha256::hash(b"hello world"), digest);
+/// ```
 pub struct Hasher<A: Algorithm> {
     engine: <A::Family as Family>::Engine,
     state: StateOf<A>,
@@ -36,6 +54,19 @@ pub struct Hasher<A: Algorithm> {
 }
 
 /// SHA-256, a drop-in for `sha2::Sha256`.
+///
+/// ```
+/// use digest::Digest;
+/// use mbhash_core::Sha256;
+///
+/// fn hex_digest<D: Digest>(data: &[u8]) -> String {
+///     D::digest(data).iter().map(|b| format!("{b:02x}")).collect()
+/// }
+/// assert_eq!(
+///     hex_digest::<Sha256>(b"abc"),
+///     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+/// );
+/// ```
 pub type Sha256 = Hasher<alg::Sha256>;
 /// SHA-224, a drop-in for `sha2::Sha224`.
 pub type Sha224 = Hasher<alg::Sha224>;

@@ -208,6 +208,35 @@ impl<A: Algorithm> fmt::Display for SubmitError<'_, A> {
 impl<A: Algorithm> core::error::Error for SubmitError<'_, A> {}
 
 /// One message stream: state, partial block, length, status and an id.
+///
+/// A context lives in the caller's memory; a [`JobManager`] borrows it (and
+/// the data) from `submit` until it hands it back. A stream in parts is
+/// submitted `FIRST`, `UPDATE`..., `LAST`, each part once the context is
+/// back:
+///
+/// ```
+/// use digest::Digest;
+/// use mbhash_core::{Flags, Sha256, Sha256Context, Sha256Manager};
+///
+/// let parts: [&[u8]; 3] = [b"hello ", b"multi-part ", b"world"];
+/// let mut storage = Sha256Context::with_id(7);
+/// let mut mgr = Sha256Manager::new();
+/// let mut ctx = &mut storage;
+/// for (i, part) in parts.iter().enumerate() {
+///     let flags = match i {
+///         0 => Flags::FIRST,
+///         2 => Flags::LAST,
+///         _ => Flags::UPDATE,
+///     };
+///     // The only job in flight comes back from `submit` or from `flush`.
+///     ctx = match mgr.submit(ctx, part, flags).unwrap() {
+///         Some(back) => back,
+///         None => mgr.flush().expect("the job comes back"),
+///     };
+/// }
+/// assert_eq!(ctx.id(), 7);
+/// assert_eq!(ctx.digest().unwrap(), Sha256::digest(b"hello multi-part world")[..]);
+/// ```
 pub struct Context<A: Algorithm> {
     state: StateOf<A>,
     /// Partial block between chunks; both blocks hold the padding at the end.
@@ -434,6 +463,29 @@ impl<'a, A: Algorithm> Lane<'a, A> {
 /// See the [module documentation](self) for the model. The manager is a
 /// fixed-size value (no heap): lane bookkeeping and the chaining states of
 /// the jobs in flight.
+///
+/// ```
+/// use mbhash_core::{Flags, Sha512Context, Sha512Manager, hash_many, alg};
+///
+/// let files: Vec<Vec<u8>> = (0..20u8).map(|i| vec![i; 1000 + 37 * i as usize]).collect();
+/// let mut ctxs: Vec<Sha512Context> = (0..20).map(Sha512Context::with_id).collect();
+/// let mut mgr = Sha512Manager::new();
+/// let mut digests = vec![None; files.len()];
+/// for (ctx, data) in ctxs.iter_mut().zip(&files) {
+///     // A job that finished comes back (not necessarily this one).
+///     if let Some(done) = mgr.submit(ctx, data, Flags::ENTIRE).unwrap() {
+///         digests[done.id() as usize] = done.digest();
+///     }
+/// }
+/// while let Some(done) = mgr.flush() {
+///     digests[done.id() as usize] = done.digest();
+/// }
+/// let refs: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
+/// let want = hash_many::<alg::Sha512>(&refs);
+/// for (got, want) in digests.iter().zip(&want) {
+///     assert_eq!(got.unwrap(), *want);
+/// }
+/// ```
 pub struct JobManager<'a, A: Algorithm> {
     engine: <A::Family as Family>::Engine,
     lanes: [Lane<'a, A>; MAX_LANES],

@@ -28,4 +28,6 @@ RUSTFLAGS="-C force-unwind-tables=no -C no-redzone=yes" \
     cargo build --manifest-path "$root/Cargo.toml" -p mbhash-ffi \
         --no-default-features --profile kernel >&2
 
+# Cargo names the archive after the crate's library (mbhash_ffi).
+cp "$target_dir/kernel/libmbhash_ffi.a" "$target_dir/kernel/libmbhash.a"
 echo "$target_dir/kernel/libmbhash.a"

@@ -124,8 +124,10 @@ impl Install {
                 );
             }
             (Link::Shared, true) => {
+                // No run path of our own: the installed mbhash.pc carries
+                // it, so the programs (the example among them) start as a
+                // user's would.
                 flags.extend(self.pkg_config(&["--cflags", "--libs"]));
-                flags.push(format!("-Wl,-rpath,{}", self.libdir().display()));
             }
             (Link::Shared, false) => {
                 flags.push(format!("-I{}", self.include().display()));

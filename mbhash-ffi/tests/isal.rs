@@ -122,11 +122,11 @@ fn run(exe: &Path, args: &[&str], env: &[(&str, &str)], valgrind: bool) -> Strin
 
 /// The engines of a family that this CPU runs (after `MBHASH_DISABLE`), but
 /// `auto`; prints a SKIPPED line for each of the others.
-fn engines(alg: mbhash::mbh_algorithm) -> Vec<String> {
+fn engines(alg: mbhash_ffi::mbh_algorithm) -> Vec<String> {
     let mut count = 0;
     // SAFETY: a valid output pointer.
-    let r = unsafe { mbhash::mbh_engine_count(alg, &mut count) };
-    assert_eq!(r, mbhash::mbh_result::MBH_OK);
+    let r = unsafe { mbhash_ffi::mbh_engine_count(alg, &mut count) };
+    assert_eq!(r, mbhash_ffi::mbh_result::MBH_OK);
     let mut names = Vec::new();
     for i in 1..count {
         let mut name = std::ptr::null();
@@ -135,15 +135,15 @@ fn engines(alg: mbhash::mbh_algorithm) -> Vec<String> {
         // string owned by the library.
         let name = unsafe {
             assert_eq!(
-                mbhash::mbh_engine_name(alg, i, &mut name),
-                mbhash::mbh_result::MBH_OK
+                mbhash_ffi::mbh_engine_name(alg, i, &mut name),
+                mbhash_ffi::mbh_result::MBH_OK
             );
             std::ffi::CStr::from_ptr(name)
         };
         let owned = CString::from(name);
         // SAFETY: a NUL-terminated name and a valid output pointer.
-        let r = unsafe { mbhash::mbh_engine_supported(alg, owned.as_ptr(), &mut supported) };
-        assert_eq!(r, mbhash::mbh_result::MBH_OK);
+        let r = unsafe { mbhash_ffi::mbh_engine_supported(alg, owned.as_ptr(), &mut supported) };
+        assert_eq!(r, mbhash_ffi::mbh_result::MBH_OK);
         let name = owned.into_string().expect("ASCII engine names");
         if supported {
             names.push(name);
@@ -183,8 +183,8 @@ fn random_asan() {
     run(&exe, &["3000", "0xfeed"], &[], false);
     // Every engine, a smaller workload each.
     for (var, alg) in [
-        ("MBHASH_SHA256_ENGINE", mbhash::MBH_SHA256),
-        ("MBHASH_SHA512_ENGINE", mbhash::MBH_SHA512),
+        ("MBHASH_SHA256_ENGINE", mbhash_ffi::MBH_SHA256),
+        ("MBHASH_SHA512_ENGINE", mbhash_ffi::MBH_SHA512),
     ] {
         for engine in engines(alg) {
             run(&exe, &["250", "0x5eed"], &[(var, &engine)], false);

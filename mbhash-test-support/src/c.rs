@@ -90,7 +90,7 @@ pub enum Link {
 pub fn install(crate_dir: &Path, scratch: &Path, version: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
     let lib_dir = exe.parent().expect("target/<profile>/deps/<test>");
-    for lib in ["libmbhash.a", "libmbhash.so"] {
+    for lib in ["libmbhash_ffi.a", "libmbhash_ffi.so"] {
         assert!(
             lib_dir.join(lib).exists(),
             "{} missing: cargo builds it with the crate's library",

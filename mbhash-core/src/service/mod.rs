@@ -431,6 +431,23 @@ impl Builder {
 ///
 /// See the [module documentation](self). The service is `Send + Sync`: share
 /// it by reference (scoped threads) or in an `Arc`.
+///
+/// ```
+/// use mbhash_core::service::{Algo, HashService};
+///
+/// let service = HashService::new();
+/// // Owned buffers in, each back with its digest; here from four threads.
+/// std::thread::scope(|s| {
+///     for t in 0..4u8 {
+///         let service = &service;
+///         s.spawn(move || {
+///             let handle = service.submit(Algo::Sha256, vec![t; 64 << 10]).unwrap();
+///             let done = handle.wait().unwrap();
+///             assert_eq!(done.digest, Algo::Sha256.digest(&done.buf));
+///         });
+///     }
+/// });
+/// ```
 pub struct HashService {
     inner: Arc<Inner>,
     threads: Mutex<Vec<JoinHandle<()>>>,
