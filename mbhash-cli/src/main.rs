@@ -50,6 +50,10 @@ environment:
 fn main() -> ExitCode {
     // `sum` takes file names, which need not be UTF-8.
     let os_args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    if asks_version(&os_args) {
+        println!("mbhash {}", env!("CARGO_PKG_VERSION"));
+        return ExitCode::SUCCESS;
+    }
     if os_args.first().is_some_and(|a| a == "sum") {
         return sum::main(&os_args[1..]);
     }
@@ -74,6 +78,14 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `--version` after any command (before a `--` that ends the options),
+/// as every coreutils tool answers it.
+fn asks_version(args: &[std::ffi::OsString]) -> bool {
+    args.iter()
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--version" || a == "-V")
 }
 
 /// `mbhash engines`: every engine per family, whether this CPU runs it, the
