@@ -29,7 +29,12 @@ const SERVICE_MAGIC: u32 = 0x6d62_6873;
 /// service only with `mbh_service_try_submit`, and must not call
 /// `mbh_service_free`.
 pub type mbh_service_callback = Option<
-    unsafe extern "C" fn(arg: *mut c_void, status: mbh_result, digest: *const u8, digest_len: usize),
+    unsafe extern "C" fn(
+        arg: *mut c_void,
+        status: mbh_result,
+        digest: *const u8,
+        digest_len: usize,
+    ),
 >;
 
 /// What `mbh_service_shutdown` does with accepted jobs not yet started: one
@@ -75,12 +80,7 @@ impl Callback {
                     let d = done.digest.as_bytes();
                     (self.f)(self.arg, mbh_result::MBH_OK, d.as_ptr(), d.len());
                 }
-                Err(_) => (self.f)(
-                    self.arg,
-                    mbh_result::MBH_CANCELLED,
-                    core::ptr::null(),
-                    0,
-                ),
+                Err(_) => (self.f)(self.arg, mbh_result::MBH_CANCELLED, core::ptr::null(), 0),
             }
         }
     }

@@ -6,27 +6,78 @@ use crate::manager::{Context, Flags, JobManager, Status};
 
 use super::slot::{Combiner, Request};
 
-/// A request in the combiner's hands and the index of its next piece.
-type Job<'r> = Option<(&'r Request<'r>, usize)>;
+/// Bytes a job is fed to the manager in: between chunks the combiner takes
+/// new requests into free lanes, so callers that arrive while it hashes
+/// join the lanes within one chunk's time.
+const CHUNK: usize = 16 << 10;
+
+/// A request in the combiner's hands and where its next chunk starts.
+#[derive(Clone, Copy)]
+struct Job<'r> {
+    req: &'r Request<'r>,
+    piece: usize,
+    offset: usize,
+    started: bool,
+}
+
+impl<'r> Job<'r> {
+    /// The next chunk and its flags; moves past it.
+    fn next_chunk(&mut self) -> (&'r [u8], Flags) {
+        let pieces = self.req.pieces;
+        let count = pieces.count();
+        let mut data: &'r [u8] = &[];
+        while self.piece < count {
+            let p = pieces.piece(self.piece);
+            if self.offset < p.len() {
+                let end = (self.offset + CHUNK).min(p.len());
+                data = &p[self.offset..end];
+                self.offset = end;
+                break;
+            }
+            self.piece += 1;
+            self.offset = 0;
+        }
+        // Last if nothing follows.
+        let mut last = true;
+        let (mut piece, mut offset) = (self.piece, self.offset);
+        while piece < count {
+            if offset < pieces.piece(piece).len() {
+                last = false;
+                break;
+            }
+            piece += 1;
+            offset = 0;
+        }
+        let first = !self.started;
+        self.started = true;
+        let flags = match (first, last) {
+            (true, true) => Flags::ENTIRE,
+            (true, false) => Flags::FIRST,
+            (false, true) => Flags::LAST,
+            (false, false) => Flags::UPDATE,
+        };
+        (data, flags)
+    }
+}
 
 /// The requests a combiner holds; if it unwinds (a panic while hashing, a
 /// bug), every one of them is finished as failed, so no caller waits
 /// forever.
 struct Held<'r, const N: usize> {
-    jobs: [Job<'r>; N],
+    jobs: [Option<Job<'r>>; N],
 }
 
 impl<const N: usize> Drop for Held<'_, N> {
     fn drop(&mut self) {
-        for (req, _) in self.jobs.iter_mut().filter_map(Option::take) {
-            req.fail();
+        for job in self.jobs.iter_mut().filter_map(Option::take) {
+            job.req.fail();
         }
     }
 }
 
 /// Runs `own` (already claimed from the slot) and, while it is not
 /// finished, every waiting request of the same algorithm the lanes can
-/// take, on up to `N` contexts. `wake` is called after requests were
+/// take (between chunks of [`CHUNK`] bytes), on up to `N` contexts. `wake` is called after requests were
 /// finished. Returns with every request it took finished.
 pub(super) fn run<'r, A: Algorithm, const N: usize>(
     combiner: &Combiner<'r>,
@@ -57,13 +108,14 @@ pub(super) fn run<'r, A: Algorithm, const N: usize>(
                         .or_else(|| free.next())
                         .expect("a context for every lane");
                     let id = ctx.id() as usize;
-                    let count = req.pieces.count();
-                    let (data, flags) = match count {
-                        0 => (&[][..], Flags::ENTIRE),
-                        1 => (req.pieces.piece(0), Flags::ENTIRE),
-                        _ => (req.pieces.piece(0), Flags::FIRST),
+                    let mut job = Job {
+                        req,
+                        piece: 0,
+                        offset: 0,
+                        started: false,
                     };
-                    held.jobs[id] = Some((req, 1));
+                    let (data, flags) = job.next_chunk();
+                    held.jobs[id] = Some(job);
                     back = submit(&mut manager, ctx, data, flags);
                     continue;
                 }
@@ -74,7 +126,8 @@ pub(super) fn run<'r, A: Algorithm, const N: usize>(
             }
         };
         let id = ctx.id() as usize;
-        let (req, piece) = held.jobs[id].expect("a context in flight has a request");
+        let mut job = held.jobs[id].expect("a context in flight has a request");
+        let req = job.req;
         if ctx.status() == Status::Complete {
             let digest = ctx.digest().expect("a complete context has a digest");
             held.jobs[id] = None;
@@ -91,14 +144,9 @@ pub(super) fn run<'r, A: Algorithm, const N: usize>(
                 .find(|s| s.is_none())
                 .expect("a spare place") = Some(ctx);
         } else {
-            let count = req.pieces.count();
-            let flags = if piece + 1 == count {
-                Flags::LAST
-            } else {
-                Flags::UPDATE
-            };
-            held.jobs[id] = Some((req, piece + 1));
-            back = submit(&mut manager, ctx, req.pieces.piece(piece), flags);
+            let (data, flags) = job.next_chunk();
+            held.jobs[id] = Some(job);
+            back = submit(&mut manager, ctx, data, flags);
         }
     }
     debug_assert!(held.jobs.iter().all(Option::is_none));

@@ -18,9 +18,9 @@
 //! * other callers wait: they spin briefly, then sleep through the host's
 //!   [`PoolOps`] until their job is done or the slot has no combiner (then
 //!   one of them becomes it);
-//! * there are [`Pool::SLOTS`] slots. A caller joins the first slot whose
-//!   combiner still takes jobs (or that has none), so under load several
-//!   combiners run on several cores.
+//! * there are [`Pool::SLOTS`] slots. A caller joins a slot whose combiner
+//!   still takes jobs, else starts one in a slot with no combiner, so
+//!   under load several combiners run on several cores.
 //!
 //! The engine is the configured one ([`crate::engine`]), read again by every
 //! combiner: a change of the default engine applies to the next combining
@@ -114,7 +114,7 @@ impl Pieces for &[std::io::IoSlice<'_>] {
 const SLOTS: usize = 8;
 
 /// Spins of a waiting caller before it sleeps.
-const SPINS: u32 = 2000;
+const SPINS: u32 = 200;
 
 /// A shared, thread-safe hashing pool with no threads of its own (see the
 /// [module documentation](self)).
@@ -247,15 +247,19 @@ impl<O: PoolOps> Pool<O> {
         }
     }
 
-    /// Publishes `req` in an open slot: one with no combiner or with a
-    /// combiner that takes jobs; else in any slot with room.
+    /// Publishes `req`: in a slot whose combiner takes new requests (it
+    /// joins lanes being run), else in one with no combiner (it becomes
+    /// one), else in any slot with room.
     fn publish(&self, req: &Request<'_>) -> (usize, usize) {
         loop {
-            for open_only in [true, false] {
+            for pass in 0..3 {
                 for (s, slot) in self.slots.iter().enumerate() {
-                    if (!open_only || slot.is_open())
-                        && let Some(i) = slot.publish(req)
-                    {
+                    let fits = match pass {
+                        0 => slot.is_admitting(),
+                        1 => !slot.is_combining(),
+                        _ => true,
+                    };
+                    if fits && let Some(i) = slot.publish(req) {
                         return (s, i);
                     }
                 }

@@ -102,10 +102,9 @@ impl Slot {
         }
     }
 
-    /// True if a caller here is served soon: no combiner yet (it becomes
-    /// one), or one that takes new requests.
-    pub(super) fn is_open(&self) -> bool {
-        !self.combining.load(Ordering::Relaxed) || self.admitting.load(Ordering::Relaxed)
+    /// True if a combiner runs here and takes new requests.
+    pub(super) fn is_admitting(&self) -> bool {
+        self.combining.load(Ordering::Relaxed) && self.admitting.load(Ordering::Relaxed)
     }
 
     /// True while some caller runs this slot's kernels.
