@@ -198,6 +198,10 @@ pub fn run(c: &Config) -> Result<(), String> {
         };
         let service = builder.build().map_err(|e| e.to_string())?;
         let pool = Pool::new();
+        if let Some(e) = c.engine {
+            // The pool runs on the default engine.
+            mbhash_core::engine::set_default(algo, e).map_err(|e| e.to_string())?;
+        }
         // Both modes compute the same checksums: the benchmark measures real
         // work.
         let rec = record(7);

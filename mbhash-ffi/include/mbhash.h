@@ -73,6 +73,16 @@
 // - A panic (a bug in mbhash) executes `ud2`: an invalid-opcode trap.
 #define MBH_KERNEL_STACK_MAX 6144
 
+// The most stack, in bytes, that `mbh_pool_hash` uses (the one export
+// above `MBH_KERNEL_STACK_MAX`): the combining caller keeps a job manager
+// and a context per lane on its stack. Measured by
+// `mbhash-ffi/kernel/check.sh`: about 12900 bytes; the check fails above
+// this bound. Call it from threads with 16 KiB of stack to spare (a
+// storage stack's worker threads), not from interrupt context. Unlike the
+// rest of the library, `mbh_pool_hash` may sleep and takes the host's
+// locks, through the pool's `mbh_pool_ops`.
+#define MBH_KERNEL_POOL_STACK_MAX 16384
+
 // Bytes of caller memory a manager needs: `sizeof(mbh_manager)`.
 #define MBH_MANAGER_SIZE 4096
 
@@ -478,6 +488,28 @@ mbh_result mbh_engine_name(mbh_algorithm alg, size_t index, const char **name_ou
 // `name` is NULL or a NUL-terminated string; `supported_out` is NULL or
 // writable.
 mbh_result mbh_engine_supported(mbh_algorithm alg, const char *name, bool *supported_out);
+
+// Makes `name` the default engine of `alg`'s family for the whole process
+// from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's),
+// as OpenZFS's writable `zfs_sha256_impl` parameter: the next kernel call
+// of every pool and service, and every new manager, runs on it; work under
+// way finishes on the engine it started with. Safe while other threads
+// hash. It overrides `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`.
+//
+// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
+// `MBH_UNKNOWN_ENGINE`, `MBH_UNSUPPORTED_ENGINE`; the default is then
+// unchanged.
+//
+// # Safety
+// `name` is NULL or a NUL-terminated string.
+mbh_result mbh_set_engine(mbh_algorithm alg, const char *name);
+
+// Writes the name of the default engine of `alg`'s family now (a static
+// string, e.g. `"auto"`) to `*name_out`.
+//
+// # Safety
+// `name_out` is NULL or valid for writing a pointer.
+mbh_result mbh_get_engine(mbh_algorithm alg, const char **name_out);
 
 // Allocates a manager for `alg` on the configured engine (the one named by
 // `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`, else `auto`) and writes

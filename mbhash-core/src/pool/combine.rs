@@ -79,6 +79,7 @@ impl<const N: usize> Drop for Held<'_, N> {
 /// finished, every waiting request of the same algorithm the lanes can
 /// take (between chunks of [`CHUNK`] bytes), on up to `N` contexts. `wake` is called after requests were
 /// finished. Returns with every request it took finished.
+#[inline(never)]
 pub(super) fn run<'r, A: Algorithm, const N: usize>(
     combiner: &Combiner<'r>,
     own: &'r Request<'r>,

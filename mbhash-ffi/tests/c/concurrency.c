@@ -380,6 +380,65 @@ static void test_service_misuse(void) {
     mbh_service_free((mbh_service *)&zeroed); /* not a service: ignored */
 }
 
+/* ---- engines switched while 8 threads hash ---- */
+
+static atomic_int switching;
+static atomic_long switches;
+
+static void *switcher(void *p) {
+    (void)p;
+    static const mbh_algorithm fams[2] = {MBH_SHA256, MBH_SHA512};
+    while (atomic_load(&switching)) {
+        for (int f = 0; f < 2; f++) {
+            size_t count = 0;
+            OK(mbh_engine_count(fams[f], &count));
+            for (size_t e = 0; e < count; e++) {
+                const char *name;
+                bool ok = false;
+                OK(mbh_engine_name(fams[f], e, &name));
+                OK(mbh_engine_supported(fams[f], name, &ok));
+                if (ok) {
+                    OK(mbh_set_engine(fams[f], name));
+                    atomic_fetch_add(&switches, 1);
+                }
+            }
+        }
+    }
+    return NULL;
+}
+
+static void test_switching(void) {
+    const char *name = NULL;
+    OK(mbh_set_engine(MBH_SHA224, "scalar"));
+    OK(mbh_get_engine(MBH_SHA256, &name));
+    CHECK(name && strcmp(name, "scalar") == 0);
+    EXPECT(mbh_set_engine(MBH_SHA256, "sha3"), MBH_UNKNOWN_ENGINE);
+    EXPECT(mbh_set_engine(MBH_SHA256, NULL), MBH_NULL_ARGUMENT);
+    EXPECT(mbh_set_engine(77, "auto"), MBH_INVALID_ALGORITHM);
+    EXPECT(mbh_get_engine(MBH_SHA256, NULL), MBH_NULL_ARGUMENT);
+    OK(mbh_get_engine(MBH_SHA224, &name));
+    CHECK(name && strcmp(name, "scalar") == 0); /* unchanged by the errors */
+
+    size_t saved = JOBS;
+    JOBS = JOBS / 4 + 1;
+    mbh_pool *pool;
+    REQUIRE_OK(mbh_pool_new(&pool));
+    atomic_store(&switching, 1);
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, switcher, NULL) == 0);
+    run_pool_threads(pool, "pool while engines switch");
+    atomic_store(&switching, 0);
+    pthread_join(t, NULL);
+    mbh_pool_free(pool);
+    JOBS = saved;
+    OK(mbh_set_engine(MBH_SHA256, "auto"));
+    OK(mbh_set_engine(MBH_SHA512, "auto"));
+    OK(mbh_get_engine(MBH_SHA384, &name));
+    CHECK(name && strcmp(name, "auto") == 0);
+    printf("switching: %ld engine switches\n", (long)atomic_load(&switches));
+    CHECK(atomic_load(&switches) > 0);
+}
+
 int main(int argc, char **argv) {
     if (argc > 1) JOBS = (size_t)strtoul(argv[1], NULL, 0);
     struct rng r = {42};
@@ -389,6 +448,7 @@ int main(int argc, char **argv) {
     test_pool();
     test_service();
     test_service_cancel_and_full();
+    test_switching();
     CHECK(atomic_load(&failures) == 0);
     return finish("concurrency");
 }
