@@ -474,7 +474,7 @@ fn run_service(
                     let mut done = 0u64;
                     let mut n = 0u64;
                     let mut lat = Vec::new();
-                    let mut complete = |(o, us): (Outcome<Vec<u8>>, f64)| {
+                    let complete = |lat: &mut Vec<f64>, (o, us): (Outcome<Vec<u8>>, f64)| {
                         let d = o.expect("not cancelled");
                         black_box(d.digest);
                         lat.push(us);
@@ -486,7 +486,7 @@ fn run_service(
                             Some(b) => b,
                             None => {
                                 done += 1;
-                                complete(rx.recv().expect("a record in flight"))
+                                complete(&mut lat, rx.recv().expect("a record in flight"))
                             }
                         };
                         produce(&mut buf, n);
@@ -500,10 +500,9 @@ fn run_service(
                             .expect("the service runs");
                     }
                     while done < n {
-                        free.push(complete(rx.recv().expect("a record in flight")));
+                        free.push(complete(&mut lat, rx.recv().expect("a record in flight")));
                         done += 1;
                     }
-                    drop(complete);
                     (done, lat)
                 })
             })

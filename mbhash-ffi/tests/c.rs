@@ -258,6 +258,18 @@ fn concurrency_valgrind() {
     }
 }
 
+/// The C write-path benchmark (`examples/c/pipeline.c`) builds and runs.
+#[test]
+fn pipeline_example_asan() {
+    let exe = build(
+        &repo_dir().join("examples/c/pipeline.c"),
+        "pipeline",
+        Link::Static,
+    );
+    let out = run(&exe, &["20", "1", "3"], &[], false);
+    assert!(out.contains("pool"), "{out}");
+}
+
 #[test]
 fn header_as_cxx() {
     let exe = build(&crate_dir().join("tests/c/cxx.cpp"), "cxx", Link::Shared);
