@@ -9,7 +9,7 @@
 //! * a caller publishes its job in a combining slot; if no caller is
 //!   running that slot's kernels, it becomes the slot's **combiner**: it
 //!   takes its own job and every waiting job of the same algorithm the
-//!   lanes can hold, runs them through a [`JobManager`] (FIRST / UPDATE /
+//!   lanes can hold, runs them through a [`JobManager`](crate::JobManager) (FIRST / UPDATE /
 //!   LAST for the pieces of a scatter list), hands each digest back, and
 //!   keeps taking new jobs until its own is done;
 //! * a lone caller is its own combiner with one busy lane: its block is
