@@ -8,7 +8,15 @@
 //! * `service`: each writer hands its record to a shared [`HashService`]
 //!   (one worker per core) and goes on with the next of its
 //!   [`DEPTH`] buffers; a buffer comes back with its digest through the
-//!   writer's completion channel, like an asynchronous write completing.
+//!   writer's completion channel, like an asynchronous write completing;
+//! * `pool`: each writer hashes its record through a shared [`Pool`]
+//!   (synchronously, as `per-writer`): concurrent writers' records are
+//!   combined into lanes by whichever writer runs the kernels.
+//!
+//! Latency is from a record being ready to its digest being there (for the
+//! service: from submit to the completion callback); `direct` is a one-stream
+//! hash of the record on the calling thread (mbhash's `Hasher`), what the
+//! pool's latency at one writer is compared with.
 //!
 //! Per mode it reports records/s, GB/s, the ratio of the service to
 //! per-writer hashing, and the process's CPU time per GB hashed (user +
@@ -19,12 +27,17 @@
 //! JSON rows (one object per line) use the bench's field names where they
 //! apply (`algo`, `impl`, `engine`, `size`, `streams` = writers, `gbps`,
 //! `vs_sha2`) plus `mode`, `records_per_s`, `cpu_s_per_gb`, `cpu_util`,
-//! `workers` and `mean_batch` (jobs per worker batch, service mode).
+//! `workers` and `mean_batch` (jobs per worker batch, service mode), and
+//! `writers`, `cpu_s_per_gib`, `p50_us`, `p99_us`, `cpu_vs_sha2` (CPU per
+//! GiB against the `per-writer` row at the same writer count) and
+//! `direct_p50_us` (a one-stream hash of one record on the writer's
+//! thread, measured in the same round).
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use mbhash_core::Pool;
 use mbhash_core::engine::{Sha256Engine, Sha512Engine};
 use mbhash_core::service::{Algo, HashService, Outcome};
 
@@ -50,6 +63,8 @@ struct Point {
     rates: Vec<f64>,
     cpu: Option<f64>,
     batches: u64,
+    /// Latencies from a record being ready to its digest, in microseconds.
+    lat_us: Vec<f64>,
 }
 
 impl Point {
@@ -60,11 +75,13 @@ impl Point {
             rates: Vec::new(),
             cpu: Some(0.0),
             batches: 0,
+            lat_us: Vec::new(),
         }
     }
 
-    fn add(&mut self, records: u64, secs: f64, cpu: Option<f64>) {
+    fn add(&mut self, (records, lat): (u64, Vec<f64>), secs: f64, cpu: Option<f64>) {
         self.records += records;
+        self.lat_us.extend(lat);
         self.secs.push(secs);
         self.rates.push(records as f64 / secs);
         self.cpu = self.cpu.zip(cpu).map(|(a, b)| a + b);
@@ -83,6 +100,16 @@ impl Point {
     fn cpu_s_per_gb(&self) -> Option<f64> {
         let gb = self.records as f64 * RECORD as f64 / 1e9;
         self.cpu.map(|c| c / gb)
+    }
+
+    fn cpu_s_per_gib(&self) -> Option<f64> {
+        let gib = self.records as f64 * RECORD as f64 / (1u64 << 30) as f64;
+        self.cpu.map(|c| c / gib)
+    }
+
+    /// The `q` quantile of the latencies, in microseconds.
+    fn latency_us(&self, q: f64) -> Option<f64> {
+        percentile(&self.lat_us, q)
     }
 
     /// CPU time over wall time, as a share of every core.
@@ -133,7 +160,7 @@ pub fn run(c: &Config) -> Result<(), String> {
             println!("(CPU time unavailable: /proc/self/stat not readable)");
         }
         println!(
-            "{:<10} {:>7}  {:<10} {:<8} {:>10} {:>7} {:>8} {:>9} {:>6} {:>6}",
+            "{:<10} {:>7}  {:<10} {:<8} {:>10} {:>7} {:>8} {:>9} {:>6} {:>6} {:>8} {:>8} {:>7}",
             "algo",
             "writers",
             "mode",
@@ -143,7 +170,10 @@ pub fn run(c: &Config) -> Result<(), String> {
             "vs sha2",
             "CPU s/GB",
             "CPU%",
-            "batch"
+            "batch",
+            "p50 us",
+            "p99 us",
+            "CPU/sha2"
         );
     }
     for &algo in &algos {
@@ -167,6 +197,11 @@ pub fn run(c: &Config) -> Result<(), String> {
                 .name(),
         };
         let service = builder.build().map_err(|e| e.to_string())?;
+        let pool = Pool::new();
+        if let Some(e) = c.engine {
+            // The pool runs on the default engine.
+            mbhash_core::engine::set_default(algo, e).map_err(|e| e.to_string())?;
+        }
         // Both modes compute the same checksums: the benchmark measures real
         // work.
         let rec = record(7);
@@ -179,6 +214,8 @@ pub fn run(c: &Config) -> Result<(), String> {
         for &writers in c.writers {
             let mut per_writer = Point::new();
             let mut via_service = Point::new();
+            let mut via_pool = Point::new();
+            let mut direct = Vec::new();
             for _ in 0..c.rounds {
                 let (n, secs, cpu) = timed(|| run_per_writer(algo, writers, sample));
                 per_writer.add(n, secs, cpu);
@@ -186,20 +223,31 @@ pub fn run(c: &Config) -> Result<(), String> {
                 let (n, secs, cpu) = timed(|| run_service(&service, algo, writers, sample));
                 via_service.add(n, secs, cpu);
                 via_service.batches += service.stats().batches - before;
+                let (n, secs, cpu) = timed(|| run_pool(&pool, algo, writers, sample));
+                via_pool.add(n, secs, cpu);
+                direct.extend(direct_latencies(algo, 64));
             }
+            let direct_p50 = percentile(&direct, 0.5);
             let base = per_writer.gbps();
-            for (mode, p) in [("per-writer", &per_writer), ("service", &via_service)] {
+            let base_cpu = per_writer.cpu_s_per_gib();
+            for (mode, p) in [
+                ("per-writer", &per_writer),
+                ("service", &via_service),
+                ("pool", &via_pool),
+            ] {
                 let is_service = mode == "service";
-                let (imp, eng) = if is_service {
-                    ("mbhash", engine)
-                } else {
+                let (imp, eng) = if mode == "per-writer" {
                     ("sha2", "sha2")
+                } else {
+                    ("mbhash", engine)
                 };
                 let mean_batch =
                     (is_service && p.batches > 0).then(|| p.records as f64 / p.batches as f64);
+                let cpu_vs_sha2 = p.cpu_s_per_gib().zip(base_cpu).map(|(a, b)| a / b);
+                let (p50, p99) = (p.latency_us(0.5), p.latency_us(0.99));
                 if c.json {
                     println!(
-                        "{{\"algo\":\"{algo}\",\"impl\":\"{imp}\",\"engine\":\"{eng}\",\"mode\":\"{mode}\",\"size\":{RECORD},\"streams\":{writers},\"workers\":{},\"records_per_s\":{:.1},\"gbps\":{:.4},\"vs_sha2\":{:.4},\"cpu_s_per_gb\":{},\"cpu_util\":{},\"mean_batch\":{}}}",
+                        "{{\"algo\":\"{algo}\",\"impl\":\"{imp}\",\"engine\":\"{eng}\",\"mode\":\"{mode}\",\"size\":{RECORD},\"streams\":{writers},\"workers\":{},\"records_per_s\":{:.1},\"gbps\":{:.4},\"vs_sha2\":{:.4},\"cpu_s_per_gb\":{},\"cpu_util\":{},\"mean_batch\":{},\"writers\":{writers},\"cpu_s_per_gib\":{},\"p50_us\":{},\"p99_us\":{},\"cpu_vs_sha2\":{},\"direct_p50_us\":{}}}",
                         if is_service { service.workers() } else { 0 },
                         p.records_per_s(),
                         p.gbps(),
@@ -207,10 +255,15 @@ pub fn run(c: &Config) -> Result<(), String> {
                         json_num(p.cpu_s_per_gb()),
                         json_num(p.cpu_util(cores)),
                         json_num(mean_batch),
+                        json_num(p.cpu_s_per_gib()),
+                        json_num(p50),
+                        json_num(p99),
+                        json_num(cpu_vs_sha2),
+                        json_num(direct_p50),
                     );
                 } else {
                     println!(
-                        "{:<10} {:>7}  {:<10} {:<8} {:>10.0} {:>7.3} {:>7.2}x {:>9} {:>6} {:>6}",
+                        "{:<10} {:>7}  {:<10} {:<8} {:>10.0} {:>7.3} {:>7.2}x {:>9} {:>6} {:>6} {:>8} {:>8} {:>7}",
                         algo.name(),
                         writers,
                         mode,
@@ -221,8 +274,21 @@ pub fn run(c: &Config) -> Result<(), String> {
                         text_num(p.cpu_s_per_gb(), 3),
                         text_num(p.cpu_util(cores).map(|u| u * 100.0), 0),
                         text_num(mean_batch, 1),
+                        text_num(p50, 1),
+                        text_num(p99, 1),
+                        text_num(cpu_vs_sha2, 2),
                     );
                 }
+            }
+            if !c.json {
+                println!(
+                    "{:<10} {:>7}  {:<10} {:<8} one record on the writer's thread: p50 {} us",
+                    algo.name(),
+                    1,
+                    "direct",
+                    engine,
+                    text_num(direct_p50, 1),
+                );
             }
         }
         service.shutdown(mbhash_core::service::Shutdown::Finish);
@@ -243,7 +309,7 @@ fn text_num(v: Option<f64>, digits: usize) -> String {
 
 /// Runs `f` (which returns records done); returns them with the wall time
 /// and the process CPU time it took.
-fn timed(f: impl FnOnce() -> u64) -> (u64, f64, Option<f64>) {
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, Option<f64>) {
     let cpu0 = cpu_seconds();
     let t = Instant::now();
     let n = f();
@@ -293,7 +359,7 @@ fn sha2_digest(algo: Algo, data: &[u8]) -> Vec<u8> {
 
 /// Mode (a): every writer hashes its own records with `sha2`. Returns the
 /// records written in about `sample`.
-fn run_per_writer(algo: Algo, writers: usize, sample: Duration) -> u64 {
+fn run_per_writer(algo: Algo, writers: usize, sample: Duration) -> (u64, Vec<f64>) {
     let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
         let threads: Vec<_> = (0..writers)
@@ -302,40 +368,116 @@ fn run_per_writer(algo: Algo, writers: usize, sample: Duration) -> u64 {
                 s.spawn(move || {
                     let mut buf = record(w as u64);
                     let mut n = 0u64;
+                    let mut lat = Vec::new();
                     // At least one record, however late the thread starts.
                     while n == 0 || !stop.load(Ordering::Relaxed) {
                         produce(&mut buf, n);
+                        let t = Instant::now();
                         black_box(sha2_digest(algo, black_box(&buf)));
+                        lat.push(t.elapsed().as_secs_f64() * 1e6);
                         n += 1;
                     }
-                    n
+                    (n, lat)
                 })
             })
             .collect();
         std::thread::sleep(sample);
         stop.store(true, Ordering::Relaxed);
-        threads.into_iter().map(|t| t.join().unwrap()).sum()
+        join_all(threads)
     })
 }
 
-/// Mode (b): every writer hands its records to the service, with up to
-/// [`DEPTH`] in flight. Returns the records completed in about `sample`
-/// (the last ones drained).
-fn run_service(service: &HashService, algo: Algo, writers: usize, sample: Duration) -> u64 {
+/// Mode (c): every writer hashes its own records through the shared pool.
+/// Returns the records written in about `sample`, and their latencies.
+fn run_pool(pool: &Pool, algo: Algo, writers: usize, sample: Duration) -> (u64, Vec<f64>) {
     let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
         let threads: Vec<_> = (0..writers)
             .map(|w| {
                 let stop = &stop;
                 s.spawn(move || {
-                    let (tx, rx) = std::sync::mpsc::sync_channel::<Outcome<Vec<u8>>>(DEPTH);
+                    let mut buf = record(w as u64);
+                    let mut n = 0u64;
+                    let mut lat = Vec::new();
+                    while n == 0 || !stop.load(Ordering::Relaxed) {
+                        produce(&mut buf, n);
+                        let t = Instant::now();
+                        black_box(pool.hash(algo, black_box(&buf)));
+                        lat.push(t.elapsed().as_secs_f64() * 1e6);
+                        n += 1;
+                    }
+                    (n, lat)
+                })
+            })
+            .collect();
+        std::thread::sleep(sample);
+        stop.store(true, Ordering::Relaxed);
+        join_all(threads)
+    })
+}
+
+/// Latencies of `n` one-stream hashes of a record on this thread (mbhash's
+/// `Hasher` on the configured engine), in microseconds.
+fn direct_latencies(algo: Algo, n: u64) -> Vec<f64> {
+    let mut buf = record(1);
+    (0..n)
+        .map(|i| {
+            produce(&mut buf, i);
+            let t = Instant::now();
+            black_box(algo.digest(black_box(&buf)));
+            t.elapsed().as_secs_f64() * 1e6
+        })
+        .collect()
+}
+
+/// Sums the writers' record counts and gathers their latencies.
+fn join_all(threads: Vec<std::thread::ScopedJoinHandle<'_, (u64, Vec<f64>)>>) -> (u64, Vec<f64>) {
+    let mut total = 0;
+    let mut all = Vec::new();
+    for t in threads {
+        let (n, lat) = t.join().unwrap();
+        total += n;
+        all.extend(lat);
+    }
+    (total, all)
+}
+
+/// The `q` quantile (0..=1) of `v`; `None` when empty.
+fn percentile(v: &[f64], q: f64) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let i = ((s.len() - 1) as f64 * q).round() as usize;
+    Some(s[i])
+}
+
+/// Mode (b): every writer hands its records to the service, with up to
+/// [`DEPTH`] in flight. Returns the records completed in about `sample`
+/// (the last ones drained).
+fn run_service(
+    service: &HashService,
+    algo: Algo,
+    writers: usize,
+    sample: Duration,
+) -> (u64, Vec<f64>) {
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        let threads: Vec<_> = (0..writers)
+            .map(|w| {
+                let stop = &stop;
+                s.spawn(move || {
+                    let (tx, rx) = std::sync::mpsc::sync_channel::<(Outcome<Vec<u8>>, f64)>(DEPTH);
                     let mut free: Vec<Vec<u8>> =
                         (0..DEPTH).map(|i| record((w * DEPTH + i) as u64)).collect();
                     let mut done = 0u64;
                     let mut n = 0u64;
-                    let complete = |o: Outcome<Vec<u8>>| {
+                    let mut lat = Vec::new();
+                    let complete = |lat: &mut Vec<f64>, (o, us): (Outcome<Vec<u8>>, f64)| {
                         let d = o.expect("not cancelled");
                         black_box(d.digest);
+                        lat.push(us);
                         d.buf
                     };
                     // At least one record, however late the thread starts.
@@ -344,26 +486,30 @@ fn run_service(service: &HashService, algo: Algo, writers: usize, sample: Durati
                             Some(b) => b,
                             None => {
                                 done += 1;
-                                complete(rx.recv().expect("a record in flight"))
+                                complete(&mut lat, rx.recv().expect("a record in flight"))
                             }
                         };
                         produce(&mut buf, n);
                         n += 1;
+                        let tx = tx.clone();
+                        let t = Instant::now();
                         service
-                            .submit_to(algo, buf, tx.clone())
+                            .submit_with(algo, buf, move |o| {
+                                let _ = tx.send((o, t.elapsed().as_secs_f64() * 1e6));
+                            })
                             .expect("the service runs");
                     }
                     while done < n {
-                        free.push(complete(rx.recv().expect("a record in flight")));
+                        free.push(complete(&mut lat, rx.recv().expect("a record in flight")));
                         done += 1;
                     }
-                    done
+                    (done, lat)
                 })
             })
             .collect();
         std::thread::sleep(sample);
         stop.store(true, Ordering::Relaxed);
-        threads.into_iter().map(|t| t.join().unwrap()).sum()
+        join_all(threads)
     })
 }
 
@@ -388,8 +534,15 @@ mod tests {
     fn both_modes_write_records() {
         let service = HashService::builder().workers(1).build().unwrap();
         let sample = Duration::from_millis(5);
-        assert!(run_per_writer(Algo::Sha256, 2, sample) > 0);
-        assert!(run_service(&service, Algo::Sha512_256, 2, sample) > 0);
+        assert!(run_per_writer(Algo::Sha256, 2, sample).0 > 0);
+        let (n, lat) = run_service(&service, Algo::Sha512_256, 2, sample);
+        assert!(n > 0);
+        assert_eq!(lat.len() as u64, n);
+        let (n, lat) = run_pool(&Pool::new(), Algo::Sha384, 3, sample);
+        assert!(n > 0);
+        assert_eq!(lat.len() as u64, n);
+        assert_eq!(percentile(&[3.0, 1.0, 2.0], 0.5), Some(2.0));
+        assert_eq!(percentile(&[], 0.5), None);
         let stats = service.shutdown(mbhash_core::service::Shutdown::Finish);
         assert_eq!(stats.cancelled, 0);
     }

@@ -7,6 +7,8 @@
 //!   [`Sha512_224`]: one-stream hashers with the `digest` traits.
 //! * [`HashService`] ([`service`]): worker threads hashing owned buffers
 //!   submitted from any thread, with handles, callbacks or channels.
+//! * [`Pool`] ([`pool`]): a shared, synchronous pool with no threads of its
+//!   own that combines concurrent callers' jobs into lanes.
 //! * [`engine`]: run-time choice of kernels (`auto` measures this CPU), with
 //!   overrides by name (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`).
 //!
@@ -24,6 +26,7 @@
 //! ```
 
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
+#![deny(unsafe_code)]
 
 pub mod alg;
 pub mod algo;
@@ -33,6 +36,7 @@ pub mod engine;
 mod hasher;
 pub mod manager;
 mod many;
+pub mod pool;
 #[cfg(feature = "std")]
 pub mod service;
 
@@ -46,5 +50,6 @@ pub use manager::{
 #[cfg(feature = "std")]
 pub use many::hash_many;
 pub use many::{hash_many_into, hash_many_with};
+pub use pool::Pool;
 #[cfg(feature = "std")]
 pub use service::HashService;

@@ -73,11 +73,31 @@
 // - A panic (a bug in mbhash) executes `ud2`: an invalid-opcode trap.
 #define MBH_KERNEL_STACK_MAX 6144
 
+// The most stack, in bytes, that `mbh_pool_hash` uses (the one export
+// above `MBH_KERNEL_STACK_MAX`): the combining caller keeps a job manager
+// and a context per lane on its stack. Measured by
+// `mbhash-ffi/kernel/check.sh`: about 12900 bytes; the check fails above
+// this bound. Call it from threads with 16 KiB of stack to spare (a
+// storage stack's worker threads), not from interrupt context. Unlike the
+// rest of the library, `mbh_pool_hash` may sleep and takes the host's
+// locks, through the pool's `mbh_pool_ops`.
+#define MBH_KERNEL_POOL_STACK_MAX 16384
+
 // Bytes of caller memory a manager needs: `sizeof(mbh_manager)`.
 #define MBH_MANAGER_SIZE 4096
 
 // Alignment of a manager's memory: `_Alignof(mbh_manager)`.
 #define MBH_MANAGER_ALIGN 8
+
+// Bytes of caller memory a pool needs: `sizeof(mbh_pool)`.
+#define MBH_POOL_SIZE 2048
+
+// Alignment of a pool's memory: `_Alignof(mbh_pool)`.
+#define MBH_POOL_ALIGN 8
+
+// Combining slots of a pool: the `slot` argument of the `mbh_pool_ops`
+// functions is below this. At most this many callers run kernels at once.
+#define MBH_POOL_SLOTS 8
 
 // What a function did. Every fallible function returns one; outputs are
 // written only with `MBH_OK`.
@@ -134,6 +154,16 @@ enum mbh_result
     MBH_POISONED = 15,
     // A Rust panic was caught at the boundary (a bug in mbhash).
     MBH_PANIC = 16,
+    // The service's queue is full (`mbh_service_try_submit`): nothing was
+    // queued and the buffer is untouched.
+    MBH_QUEUE_FULL = 17,
+    // The service is shut down: nothing was queued.
+    MBH_SHUT_DOWN = 18,
+    // The status a service callback gets for a job cancelled by
+    // `mbh_service_shutdown(svc, MBH_SHUTDOWN_CANCEL)`: no digest.
+    MBH_CANCELLED = 19,
+    // An argument outside its documented values (e.g. a shutdown mode).
+    MBH_INVALID_ARGUMENT = 20,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -166,6 +196,16 @@ typedef enum mbh_status mbh_status;
 typedef uint32_t mbh_status;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
+
+// A scatter-gather element: the C library's `struct iovec` (`<sys/uio.h>`:
+// `void *iov_base; size_t iov_len;`, or the kernel's own). Declared only;
+// the caller includes its definition.
+typedef struct iovec iovec;
+
+// A hashing service: worker threads that each pack the jobs they take
+// into SIMD lanes. Opaque; `mbh_service_new` ... `mbh_service_free`. Every
+// function but `mbh_service_free` may be called from any thread at once.
+typedef struct mbh_service mbh_service;
 
 // An algorithm: one of the `MBH_SHA*` constants. Taken as an integer, so
 // any value may be passed; an unknown one is `MBH_INVALID_ALGORITHM`.
@@ -210,6 +250,62 @@ typedef struct mbh_manager {
 // `MBH_LAST`, `MBH_ENTIRE` (the values of ISA-L crypto's `HASH_*` flags).
 typedef uint32_t mbh_flags;
 
+// A shared hashing pool with no threads of its own.
+//
+// `mbh_pool_hash` may be called from any number of threads at once: the
+// pool combines concurrent callers' jobs into SIMD lanes, run by one of
+// the callers (flat combining). A lone caller hashes its own block at once
+// at one-stream cost; a caller whose job another caller is running spins
+// briefly, then sleeps (through the pool's operations) until it is done.
+//
+// Opaque. Either on the heap (`mbh_pool_new` ... `mbh_pool_free`, on the C
+// library's threads) or in caller memory (`mbh_pool_init` with the host's
+// `mbh_pool_ops` ... `mbh_pool_fini`). The memory stays in place, and is
+// not freed or finished, while any call is inside `mbh_pool_hash`.
+typedef struct mbh_pool {
+    uint64_t _opaque[256];
+} mbh_pool;
+
+// How a pool's waiting callers sleep and wake: the host's locks and
+// condition variables, one of each per slot (or fewer, shared), as a
+// kernel's mutexes and condition variables (`kmutex_t`, `kcondvar_t`).
+//
+// Every function gets `arg` and a slot number below `MBH_POOL_SLOTS`, and
+// may be called from any thread that calls `mbh_pool_hash`.
+typedef struct mbh_pool_ops {
+    // Passed to every function.
+    void *arg;
+    // Locks the slot's mutex.
+    void (*lock)(void *arg, uint32_t slot);
+    // Unlocks it.
+    void (*unlock)(void *arg, uint32_t slot);
+    // Waits on the slot's condition variable: called with the mutex held;
+    // releases it while asleep and holds it again on return. Spurious
+    // returns are fine.
+    void (*wait)(void *arg, uint32_t slot);
+    // Wakes every waiter of the slot's condition variable (broadcast):
+    // called with the mutex held.
+    void (*wake)(void *arg, uint32_t slot);
+} mbh_pool_ops;
+
+// Called on a worker thread once per accepted job, exactly once: `status`
+// is `MBH_OK` with the digest (`digest_len` bytes, valid during the call),
+// or `MBH_CANCELLED` with `digest` NULL and `digest_len` 0 (the job was
+// cancelled by `mbh_service_shutdown(svc, MBH_SHUTDOWN_CANCEL)`). `arg` is
+// the submitter's. The job's buffer is no longer used once this runs.
+//
+// A callback should be short: it runs on a worker. It may submit to the
+// service only with `mbh_service_try_submit`, and must not call
+// `mbh_service_free`.
+typedef void (*mbh_service_callback)(void *arg,
+                                     mbh_result status,
+                                     const uint8_t *digest,
+                                     size_t digest_len);
+
+// What `mbh_service_shutdown` does with accepted jobs not yet started: one
+// of `MBH_SHUTDOWN_FINISH`, `MBH_SHUTDOWN_CANCEL`.
+typedef uint32_t mbh_shutdown;
+
 // SHA-256 (FIPS 180-4), 32-byte digest.
 #define MBH_SHA256 1
 
@@ -239,6 +335,13 @@ typedef uint32_t mbh_flags;
 
 // A whole message in one chunk: `MBH_FIRST | MBH_LAST`.
 #define MBH_ENTIRE 3
+
+// Hash every accepted job, then stop.
+#define MBH_SHUTDOWN_FINISH 0
+
+// Call back every job not yet started with `MBH_CANCELLED`, then stop
+// (jobs being hashed still finish).
+#define MBH_SHUTDOWN_CANCEL 1
 
 #ifdef __cplusplus
 extern "C" {
@@ -385,6 +488,28 @@ mbh_result mbh_engine_name(mbh_algorithm alg, size_t index, const char **name_ou
 // `name` is NULL or a NUL-terminated string; `supported_out` is NULL or
 // writable.
 mbh_result mbh_engine_supported(mbh_algorithm alg, const char *name, bool *supported_out);
+
+// Makes `name` the default engine of `alg`'s family for the whole process
+// from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's),
+// as OpenZFS's writable `zfs_sha256_impl` parameter: the next kernel call
+// of every pool and service, and every new manager, runs on it; work under
+// way finishes on the engine it started with. Safe while other threads
+// hash. It overrides `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`.
+//
+// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
+// `MBH_UNKNOWN_ENGINE`, `MBH_UNSUPPORTED_ENGINE`; the default is then
+// unchanged.
+//
+// # Safety
+// `name` is NULL or a NUL-terminated string.
+mbh_result mbh_set_engine(mbh_algorithm alg, const char *name);
+
+// Writes the name of the default engine of `alg`'s family now (a static
+// string, e.g. `"auto"`) to `*name_out`.
+//
+// # Safety
+// `name_out` is NULL or valid for writing a pointer.
+mbh_result mbh_get_engine(mbh_algorithm alg, const char **name_out);
 
 // Allocates a manager for `alg` on the configured engine (the one named by
 // `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`, else `auto`) and writes
@@ -540,6 +665,131 @@ mbh_result mbh_hash_many_with_engine(mbh_algorithm alg,
                                      size_t count,
                                      uint8_t *out,
                                      size_t out_len);
+
+// Builds a pool into caller memory, on the host's sleep and wake
+// operations (copied: `ops` need not outlive the call, but `ops->arg`
+// must outlive the pool). This is the kernel-style library's pool.
+//
+// Errors: `MBH_NULL_ARGUMENT` (`mem`, `ops` or any of its functions
+// NULL), `MBH_MISALIGNED`.
+//
+// # Safety
+// `mem` is NULL or points to `MBH_POOL_SIZE` writable bytes not in use by
+// any call; `ops` is NULL or points to an `mbh_pool_ops` whose functions
+// behave as documented there.
+mbh_result mbh_pool_init(struct mbh_pool *mem, const struct mbh_pool_ops *ops);
+
+// Ends a pool built by `mbh_pool_init`: it is marked uninitialised (a pool
+// holds nothing else). `MBH_UNINITIALIZED` for memory that holds no pool;
+// a pool from `mbh_pool_new` must be given to `mbh_pool_free` instead.
+//
+// # Safety
+// `pool` is NULL or points to an `mbh_pool`; no call is inside
+// `mbh_pool_hash` on it, and none starts during this one.
+mbh_result mbh_pool_fini(struct mbh_pool *pool);
+
+// A new pool on the heap, on the C library's threads (mutexes and
+// condition variables of the standard library). Free it with
+// `mbh_pool_free`. Not in the kernel-style library (use `mbh_pool_init`).
+//
+// # Safety
+// `pool_out` is NULL or valid for writing a pointer.
+mbh_result mbh_pool_new(struct mbh_pool **pool_out);
+
+// Frees a pool from `mbh_pool_new`. NULL, or memory that holds no pool
+// from `mbh_pool_new`, is ignored.
+//
+// # Safety
+// `pool` is NULL or came from `mbh_pool_new` and was not freed; no call is
+// inside `mbh_pool_hash` on it, and none starts during this one.
+void mbh_pool_free(struct mbh_pool *pool);
+
+// Hashes the concatenation of `count` buffers (`iov`, a scatter list) with
+// `alg`, combined with other threads' calls, and writes the digest to
+// `out` (`out_len` at least the algorithm's digest length; the digest's
+// length of bytes are written). Blocks until the digest is there.
+//
+// Errors: `MBH_NULL_ARGUMENT` (`pool`, `out`, or `iov` with `count` > 0,
+// or an element's buffer with a non-zero length), `MBH_INVALID_ALGORITHM`,
+// `MBH_BUFFER_TOO_SMALL`, `MBH_LENGTH_OVERFLOW` (an element longer than
+// `PTRDIFF_MAX`), `MBH_MISALIGNED` (`pool` or `iov`), `MBH_UNINITIALIZED`,
+// `MBH_PANIC` (a bug in mbhash, here or in the call that ran this job's
+// kernels). `out` is written only on success.
+//
+// # Safety
+// `pool` is NULL or points to an `mbh_pool`; `iov` points to `count`
+// readable `struct iovec` whose buffers stay valid and unmodified until
+// this returns; `out` is NULL or valid for `out_len` bytes of writes.
+mbh_result mbh_pool_hash(const struct mbh_pool *pool,
+                         mbh_algorithm alg,
+                         const struct iovec *iov,
+                         size_t count,
+                         uint8_t *out,
+                         size_t out_len);
+
+// Starts a service with `workers` worker threads (0: one per core).
+//
+// Errors: `MBH_NULL_ARGUMENT`, `MBH_UNKNOWN_ENGINE` /
+// `MBH_UNSUPPORTED_ENGINE` (the engine environment variables name a bad
+// engine), `MBH_INVALID_ARGUMENT` (a worker thread could not start).
+//
+// # Safety
+// `svc_out` is NULL or valid for writing a pointer.
+mbh_result mbh_service_new(size_t workers, struct mbh_service **svc_out);
+
+// Queues the hashing of `len` bytes at `data` with `alg`; waits for room
+// in the queue. `callback(arg, ...)` runs on a worker thread, exactly once,
+// when the digest is there (or with `MBH_CANCELLED`).
+//
+// Errors (then nothing is queued and the callback never runs):
+// `MBH_NULL_ARGUMENT` (`svc`, `callback`, or `data` with `len` > 0),
+// `MBH_INVALID_ALGORITHM`, `MBH_LENGTH_OVERFLOW`, `MBH_UNINITIALIZED` (not
+// a live service), `MBH_SHUT_DOWN`.
+//
+// # Safety
+// `svc` is NULL or a live handle from `mbh_service_new`; `data` points to
+// `len` readable bytes that stay valid and unmodified until the callback
+// has been called; `callback` may be called on another thread with `arg`.
+mbh_result mbh_service_submit(const struct mbh_service *svc,
+                              mbh_algorithm alg,
+                              const uint8_t *data,
+                              size_t len,
+                              mbh_service_callback callback,
+                              void *arg);
+
+// Like `mbh_service_submit`, but never waits: a full queue is
+// `MBH_QUEUE_FULL` (nothing queued, the buffer untouched, the callback
+// never called). Safe to call from a callback.
+//
+// # Safety
+// As `mbh_service_submit`.
+mbh_result mbh_service_try_submit(const struct mbh_service *svc,
+                                  mbh_algorithm alg,
+                                  const uint8_t *data,
+                                  size_t len,
+                                  mbh_service_callback callback,
+                                  void *arg);
+
+// Stops the service: `MBH_SHUTDOWN_FINISH` hashes every accepted job
+// first, `MBH_SHUTDOWN_CANCEL` calls back the jobs not yet started with
+// `MBH_CANCELLED` (each exactly once). Returns once every callback has
+// run (from a callback: at once, the workers finish on their own). Later
+// submits are `MBH_SHUT_DOWN`; a second shutdown waits for the first.
+//
+// Errors: `MBH_NULL_ARGUMENT`, `MBH_UNINITIALIZED`, `MBH_INVALID_ARGUMENT`
+// (another mode).
+//
+// # Safety
+// `svc` is NULL or a live handle from `mbh_service_new`.
+mbh_result mbh_service_shutdown(const struct mbh_service *svc, mbh_shutdown mode);
+
+// Shuts the service down (`MBH_SHUTDOWN_FINISH`, unless it was already)
+// and frees it. NULL, or a pointer that is not a live service, is ignored.
+//
+// # Safety
+// `svc` is NULL or a live handle from `mbh_service_new`, not in use by any
+// other call, and this is not called from one of its callbacks.
+void mbh_service_free(struct mbh_service *svc);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -55,11 +55,21 @@ pub enum mbh_result {
     MBH_POISONED = 15,
     /// A Rust panic was caught at the boundary (a bug in mbhash).
     MBH_PANIC = 16,
+    /// The service's queue is full (`mbh_service_try_submit`): nothing was
+    /// queued and the buffer is untouched.
+    MBH_QUEUE_FULL = 17,
+    /// The service is shut down: nothing was queued.
+    MBH_SHUT_DOWN = 18,
+    /// The status a service callback gets for a job cancelled by
+    /// `mbh_service_shutdown(svc, MBH_SHUTDOWN_CANCEL)`: no digest.
+    MBH_CANCELLED = 19,
+    /// An argument outside its documented values (e.g. a shutdown mode).
+    MBH_INVALID_ARGUMENT = 20,
 }
 
 impl mbh_result {
     /// Every code, in value order.
-    const ALL: [mbh_result; 17] = [
+    const ALL: [mbh_result; 21] = [
         mbh_result::MBH_OK,
         mbh_result::MBH_NULL_ARGUMENT,
         mbh_result::MBH_INVALID_ALGORITHM,
@@ -77,6 +87,10 @@ impl mbh_result {
         mbh_result::MBH_OUT_OF_RANGE,
         mbh_result::MBH_POISONED,
         mbh_result::MBH_PANIC,
+        mbh_result::MBH_QUEUE_FULL,
+        mbh_result::MBH_SHUT_DOWN,
+        mbh_result::MBH_CANCELLED,
+        mbh_result::MBH_INVALID_ARGUMENT,
     ];
 
     /// The code with this value, if any.
@@ -112,6 +126,10 @@ impl mbh_result {
             mbh_result::MBH_OUT_OF_RANGE => c"index out of range",
             mbh_result::MBH_POISONED => c"manager poisoned by an earlier panic",
             mbh_result::MBH_PANIC => c"a Rust panic was caught (bug in mbhash)",
+            mbh_result::MBH_QUEUE_FULL => c"the service's queue is full",
+            mbh_result::MBH_SHUT_DOWN => c"the service is shut down",
+            mbh_result::MBH_CANCELLED => c"the job was cancelled by a shutdown",
+            mbh_result::MBH_INVALID_ARGUMENT => c"argument out of range",
         }
     }
 }

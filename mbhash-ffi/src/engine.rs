@@ -89,3 +89,51 @@ pub unsafe extern "C" fn mbh_engine_supported(
         Ok(())
     })
 }
+
+/// Makes `name` the default engine of `alg`'s family for the whole process
+/// from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's),
+/// as OpenZFS's writable `zfs_sha256_impl` parameter: the next kernel call
+/// of every pool and service, and every new manager, runs on it; work under
+/// way finishes on the engine it started with. Safe while other threads
+/// hash. It overrides `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`.
+///
+/// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
+/// `MBH_UNKNOWN_ENGINE`, `MBH_UNSUPPORTED_ENGINE`; the default is then
+/// unchanged.
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_set_engine(alg: mbh_algorithm, name: *const c_char) -> mbh_result {
+    boundary(|| {
+        let algo = Alg::from_raw(alg)?;
+        non_null(name)?;
+        // SAFETY: non-NULL and NUL-terminated (the caller's contract).
+        let Some(name) = (unsafe { name_str(name) }) else {
+            return Err(mbh_result::MBH_UNKNOWN_ENGINE);
+        };
+        mbhash_core::engine::set_default(algo, name).map_err(|e| engine_error(&e))
+    })
+}
+
+/// Writes the name of the default engine of `alg`'s family now (a static
+/// string, e.g. `"auto"`) to `*name_out`.
+///
+/// # Safety
+/// `name_out` is NULL or valid for writing a pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn mbh_get_engine(
+    alg: mbh_algorithm,
+    name_out: *mut *const c_char,
+) -> mbh_result {
+    boundary(|| {
+        non_null(name_out)?;
+        let algo = Alg::from_raw(alg)?;
+        let name = with_algo!(algo, A => crate::alg::engine_cstr::<A>(
+            mbhash_core::engine::default_name(algo)
+        ));
+        // SAFETY: writable (the caller's contract).
+        unsafe { write_out(name_out, name.as_ptr()) };
+        Ok(())
+    })
+}

@@ -61,6 +61,9 @@ mod kernel;
 mod manager;
 #[cfg(feature = "std")]
 mod many;
+mod pool;
+#[cfg(feature = "std")]
+mod service;
 
 pub use alg::*;
 pub use boundary::{mbh_result, mbh_result_str};
@@ -72,6 +75,9 @@ pub use kernel::*;
 pub use manager::*;
 #[cfg(feature = "std")]
 pub use many::*;
+pub use pool::*;
+#[cfg(feature = "std")]
+pub use service::*;
 
 use core::ffi::c_char;
 

@@ -145,6 +145,7 @@ fn build(source: &Path, name: &str, link: Link) -> PathBuf {
     let inst = install();
     let exe = inst.out.join(format!("{name}-{link:?}").to_lowercase());
     let mut cmd = compiler(source, link);
+    cmd.arg("-pthread");
     if cfg!(debug_assertions) {
         // The library has its panic test hook in debug builds only.
         cmd.arg("-DMBH_TEST_DEBUG_PANIC");
@@ -242,6 +243,35 @@ fn errors_valgrind() {
 }
 
 /// The header compiles as C++ and the library runs from C++.
+/// 8 threads through the pool and the service (see `tests/c/concurrency.c`).
+#[test]
+fn concurrency_asan() {
+    let exe = build(&c_test("concurrency"), "concurrency", Link::Static);
+    run(&exe, &[], &[], false);
+}
+
+/// The same under valgrind, 300 jobs per thread instead of 100,000
+/// (valgrind runs this about 50 times slower).
+#[test]
+fn concurrency_valgrind() {
+    if valgrind_or_skip("concurrency_valgrind") {
+        let exe = build(&c_test("concurrency"), "concurrency", Link::Shared);
+        run(&exe, &["300"], &[], true);
+    }
+}
+
+/// The C write-path benchmark (`examples/c/pipeline.c`) builds and runs.
+#[test]
+fn pipeline_example_asan() {
+    let exe = build(
+        &repo_dir().join("examples/c/pipeline.c"),
+        "pipeline",
+        Link::Static,
+    );
+    let out = run(&exe, &["20", "1", "3"], &[], false);
+    assert!(out.contains("pool"), "{out}");
+}
+
 #[test]
 fn header_as_cxx() {
     let exe = build(&crate_dir().join("tests/c/cxx.cpp"), "cxx", Link::Shared);

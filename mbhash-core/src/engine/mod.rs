@@ -33,6 +33,7 @@ pub use sha256::Sha256Kernels;
 pub use sha512::Sha512Kernels;
 
 use core::fmt;
+use core::sync::atomic::{AtomicU8, Ordering};
 #[cfg(feature = "std")]
 use std::sync::OnceLock;
 
@@ -139,6 +140,9 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     /// The process-wide configured engine cell.
     #[cfg(feature = "std")]
     fn configured_cell() -> &'static OnceLock<Result<Engine<Self>, EngineError>>;
+    /// The default set at run time ([`Engine::set_default`]): 0 for none,
+    /// 1 for `auto`, `2 + i` for `KINDS[i]`.
+    fn default_cell() -> &'static AtomicU8;
 }
 
 /// An engine: the kernels it may run and the plan that picks among them.
@@ -197,6 +201,17 @@ impl<K: Kernels> Engine<K> {
     /// # Errors
     /// When the variable names an unknown or unsupported engine.
     pub fn try_configured() -> Result<Self, EngineError> {
+        match K::default_cell().load(Ordering::Acquire) {
+            0 => {}
+            1 => return Ok(Self::auto()),
+            i => {
+                if let Some((name, _)) = K::KINDS.get(usize::from(i) - 2)
+                    && let Ok(engine) = Self::from_name(name)
+                {
+                    return Ok(engine);
+                }
+            }
+        }
         #[cfg(feature = "std")]
         {
             K::configured_cell()
@@ -207,6 +222,25 @@ impl<K: Kernels> Engine<K> {
         {
             Ok(Self::auto())
         }
+    }
+
+    /// Makes `name` the family's default engine from now on, for the whole
+    /// process: what [`Engine::configured`] returns, so the next kernel
+    /// call of every pool and service worker, and every new manager and
+    /// hasher, runs on it (work already under way finishes on the engine it
+    /// started with). It overrides the environment variable. Safe while
+    /// other threads hash.
+    ///
+    /// # Errors
+    /// An unknown or unsupported name; the default is then unchanged.
+    pub fn set_default(name: &str) -> Result<(), EngineError> {
+        let engine = Self::from_name(name)?;
+        let code = match K::KINDS.iter().position(|(n, _)| *n == engine.name) {
+            Some(i) => i as u8 + 2,
+            None => 1,
+        };
+        K::default_cell().store(code, Ordering::Release);
+        Ok(())
     }
 
     /// [`Engine::try_configured`], or `auto` if that is an error: what every
@@ -449,6 +483,39 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
 
     fn configured() -> Self {
         Engine::configured()
+    }
+}
+
+/// Sets the default engine of `algo`'s family (SHA-224 shares SHA-256's,
+/// the SHA-512 variants SHA-512's) at run time, as OpenZFS's writable
+/// `zfs_sha256_impl`: see [`Engine::set_default`].
+///
+/// ```
+/// use mbhash_core::{Algo, engine};
+/// engine::set_default(Algo::Sha256, "scalar").unwrap();
+/// assert_eq!(engine::default_name(Algo::Sha224), "scalar");
+/// assert!(engine::set_default(Algo::Sha256, "sha3").is_err());
+/// assert_eq!(engine::default_name(Algo::Sha256), "scalar");
+/// engine::set_default(Algo::Sha256, "auto").unwrap();
+/// ```
+///
+/// # Errors
+/// An unknown or unsupported name; nothing changes.
+pub fn set_default(algo: crate::Algo, name: &str) -> Result<(), EngineError> {
+    if algo.block_len() == 64 {
+        Sha256Engine::set_default(name)
+    } else {
+        Sha512Engine::set_default(name)
+    }
+}
+
+/// The name of the engine `algo`'s family runs by default now
+/// ([`Engine::configured`]).
+pub fn default_name(algo: crate::Algo) -> &'static str {
+    if algo.block_len() == 64 {
+        Sha256Engine::configured().name()
+    } else {
+        Sha512Engine::configured().name()
     }
 }
 

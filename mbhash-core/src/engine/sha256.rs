@@ -109,4 +109,9 @@ impl Kernels for Sha256Kernels {
         static CELL: OnceLock<Result<Engine<Sha256Kernels>, EngineError>> = OnceLock::new();
         &CELL
     }
+
+    fn default_cell() -> &'static core::sync::atomic::AtomicU8 {
+        static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+        &CELL
+    }
 }

@@ -103,4 +103,9 @@ impl Kernels for Sha512Kernels {
         static CELL: OnceLock<Result<Engine<Sha512Kernels>, EngineError>> = OnceLock::new();
         &CELL
     }
+
+    fn default_cell() -> &'static core::sync::atomic::AtomicU8 {
+        static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+        &CELL
+    }
 }

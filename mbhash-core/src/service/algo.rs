@@ -6,11 +6,13 @@ use crate::alg::{Algorithm, Family, Sha256Family, Sha512Family};
 use crate::engine::{Sha256Engine, Sha512Engine};
 use crate::manager::Context;
 
-/// The engines of a worker, one per family.
+/// The engines of a worker, one per family; `None`: the default engine
+/// at each batch ([`Sha256Engine::configured`], which
+/// [`crate::engine::set_default`] changes at run time).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Engines {
-    pub(crate) sha256: Sha256Engine,
-    pub(crate) sha512: Sha512Engine,
+    pub(crate) sha256: Option<Sha256Engine>,
+    pub(crate) sha512: Option<Sha512Engine>,
 }
 
 /// A family whose engine a worker holds.
@@ -21,13 +23,13 @@ pub(crate) trait WorkerFamily: Family {
 
 impl WorkerFamily for Sha256Family {
     fn engine(engines: &Engines) -> Sha256Engine {
-        engines.sha256
+        engines.sha256.unwrap_or_else(Sha256Engine::configured)
     }
 }
 
 impl WorkerFamily for Sha512Family {
     fn engine(engines: &Engines) -> Sha512Engine {
-        engines.sha512
+        engines.sha512.unwrap_or_else(Sha512Engine::configured)
     }
 }
 

@@ -325,6 +325,8 @@ pub struct Builder {
     max_batch_bytes: usize,
     sha256: Option<Sha256Engine>,
     sha512: Option<Sha512Engine>,
+    /// Refuse to build when the engine environment variable is invalid.
+    check_env: bool,
 }
 
 impl Default for Builder {
@@ -336,6 +338,7 @@ impl Default for Builder {
             max_batch_bytes: 4 << 20,
             sha256: None,
             sha512: None,
+            check_env: true,
         }
     }
 }
@@ -383,15 +386,19 @@ impl Builder {
     /// An invalid engine environment variable (when no engine was given), or
     /// a thread that cannot be spawned.
     pub fn build(self) -> Result<HashService, BuildError> {
+        // Without a given engine, the workers follow the default engine
+        // (checked here, as configured by the environment).
+        if self.check_env {
+            if self.sha256.is_none() {
+                Sha256Engine::try_configured().map_err(BuildError::Engine)?;
+            }
+            if self.sha512.is_none() {
+                Sha512Engine::try_configured().map_err(BuildError::Engine)?;
+            }
+        }
         let engines = Engines {
-            sha256: match self.sha256 {
-                Some(e) => e,
-                None => Sha256Engine::try_configured().map_err(BuildError::Engine)?,
-            },
-            sha512: match self.sha512 {
-                Some(e) => e,
-                None => Sha512Engine::try_configured().map_err(BuildError::Engine)?,
-            },
+            sha256: self.sha256,
+            sha512: self.sha512,
         };
         let workers = self.workers.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
@@ -480,9 +487,8 @@ impl HashService {
     /// If a thread cannot be spawned ([`Builder::build`] returns it as an
     /// error).
     pub fn new() -> Self {
-        let builder = Self::builder()
-            .sha256_engine(Sha256Engine::configured())
-            .sha512_engine(Sha512Engine::configured());
+        let mut builder = Self::builder();
+        builder.check_env = false;
         match builder.build() {
             Ok(s) => s,
             Err(e) => panic!("{e}"),

@@ -24,6 +24,7 @@
 #include "isa-l_crypto/sha256_mb.h"
 #include "isa-l_crypto/sha512_mb.h"
 #include "mbhash.h"
+#include <sys/uio.h>
 
 #define STACK_SIZE (128 * 1024)
 #define PAINT 0xa5
@@ -161,6 +162,29 @@ static void native(mbh_algorithm alg, const char *engine) {
     expect_ok(r, "mbh_manager_fini");
 }
 
+/* The pool, on one thread, with trivial host operations. */
+static mbh_pool pool;
+static void nop(void *arg, uint32_t slot) {
+    (void)arg;
+    (void)slot;
+}
+
+static void pooled(mbh_algorithm alg) {
+    mbh_result r;
+    mbh_pool_ops ops = {NULL, nop, nop, nop, nop};
+    MEASURE("mbh_pool_init", r = mbh_pool_init(&pool, &ops));
+    expect_ok(r, "mbh_pool_init");
+    uint8_t out[MBH_MAX_DIGEST_LEN];
+    for (size_t i = 0; i < NLENS; i++) {
+        size_t len = LENS[i], a = len / 3;
+        struct iovec iov[3] = {{data, a}, {data + a, len / 2 - a}, {data + len / 2, len - len / 2}};
+        MEASURE("mbh_pool_hash", r = mbh_pool_hash(&pool, alg, (const iovec *)iov, 1 + i % 3, out, sizeof out));
+        expect_ok(r, "mbh_pool_hash");
+    }
+    MEASURE("mbh_pool_fini", r = mbh_pool_fini(&pool));
+    expect_ok(r, "mbh_pool_fini");
+}
+
 /* Queries that take no manager. */
 static void queries(mbh_algorithm alg) {
     mbh_result r;
@@ -215,6 +239,7 @@ static void *workload(void *arg) {
     static const mbh_algorithm algs[] = {MBH_SHA256, MBH_SHA224, MBH_SHA512, MBH_SHA384, MBH_SHA512_256, MBH_SHA512_224};
     for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
         queries(algs[a]);
+        pooled(algs[a]);
         native(algs[a], NULL);
         size_t count = 0;
         mbh_engine_count(algs[a], &count);
@@ -240,9 +265,15 @@ int main(void) {
         fprintf(stderr, "cannot run the thread\n");
         return 1;
     }
-    size_t worst = 0;
+    size_t worst = 0, pool_worst = 0;
     const char *worst_name = "";
     for (size_t i = 0; i < nuses; i++) {
+        if (strcmp(uses[i].name, "mbh_pool_hash") == 0) {
+            /* Bounded by MBH_KERNEL_POOL_STACK_MAX instead. */
+            printf("  %-32s %6zu bytes (MBH_KERNEL_POOL_STACK_MAX)\n", uses[i].name, uses[i].bytes);
+            if (uses[i].bytes > pool_worst) pool_worst = uses[i].bytes;
+            continue;
+        }
         if (uses[i].bytes <= MARGIN) {
             printf("  %-32s <= %3d bytes\n", uses[i].name, MARGIN);
         } else {
@@ -255,6 +286,12 @@ int main(void) {
     }
     printf("deepest: %zu bytes (%s); MBH_KERNEL_STACK_MAX is %zu\n", worst, worst_name,
            (size_t)MBH_KERNEL_STACK_MAX);
+    printf("mbh_pool_hash: %zu bytes; MBH_KERNEL_POOL_STACK_MAX is %zu\n", pool_worst,
+           (size_t)MBH_KERNEL_POOL_STACK_MAX);
+    if (pool_worst == 0 || pool_worst > MBH_KERNEL_POOL_STACK_MAX) {
+        printf("FAIL: mbh_pool_hash not measured or above MBH_KERNEL_POOL_STACK_MAX\n");
+        failures++;
+    }
     if (worst > MBH_KERNEL_STACK_MAX) {
         printf("FAIL: more than MBH_KERNEL_STACK_MAX\n");
         failures++;

@@ -1,0 +1,166 @@
+//! The combiner's work: the requests it takes, run through a job manager.
+
+use crate::alg::{Algorithm, Family};
+use crate::engine::LaneEngine;
+use crate::manager::{Context, Flags, JobManager, Status};
+
+use super::slot::{Combiner, Request};
+
+/// Bytes a job is fed to the manager in: between chunks the combiner takes
+/// new requests into free lanes, so callers that arrive while it hashes
+/// join the lanes within one chunk's time.
+const CHUNK: usize = 16 << 10;
+
+/// A request in the combiner's hands and where its next chunk starts.
+#[derive(Clone, Copy)]
+struct Job<'r> {
+    req: &'r Request<'r>,
+    piece: usize,
+    offset: usize,
+    started: bool,
+}
+
+impl<'r> Job<'r> {
+    /// The next chunk and its flags; moves past it.
+    fn next_chunk(&mut self) -> (&'r [u8], Flags) {
+        let pieces = self.req.pieces;
+        let count = pieces.count();
+        let mut data: &'r [u8] = &[];
+        while self.piece < count {
+            let p = pieces.piece(self.piece);
+            if self.offset < p.len() {
+                let end = (self.offset + CHUNK).min(p.len());
+                data = &p[self.offset..end];
+                self.offset = end;
+                break;
+            }
+            self.piece += 1;
+            self.offset = 0;
+        }
+        // Last if nothing follows.
+        let mut last = true;
+        let (mut piece, mut offset) = (self.piece, self.offset);
+        while piece < count {
+            if offset < pieces.piece(piece).len() {
+                last = false;
+                break;
+            }
+            piece += 1;
+            offset = 0;
+        }
+        let first = !self.started;
+        self.started = true;
+        let flags = match (first, last) {
+            (true, true) => Flags::ENTIRE,
+            (true, false) => Flags::FIRST,
+            (false, true) => Flags::LAST,
+            (false, false) => Flags::UPDATE,
+        };
+        (data, flags)
+    }
+}
+
+/// The requests a combiner holds; if it unwinds (a panic while hashing, a
+/// bug), every one of them is finished as failed, so no caller waits
+/// forever.
+struct Held<'r, const N: usize> {
+    jobs: [Option<Job<'r>>; N],
+}
+
+impl<const N: usize> Drop for Held<'_, N> {
+    fn drop(&mut self) {
+        for job in self.jobs.iter_mut().filter_map(Option::take) {
+            job.req.fail();
+        }
+    }
+}
+
+/// Runs `own` (already claimed from the slot) and, while it is not
+/// finished, every waiting request of the same algorithm the lanes can
+/// take (between chunks of [`CHUNK`] bytes), on up to `N` contexts. `wake` is called after requests were
+/// finished. Returns with every request it took finished.
+#[inline(never)]
+pub(super) fn run<'r, A: Algorithm, const N: usize>(
+    combiner: &Combiner<'r>,
+    own: &'r Request<'r>,
+    wake: &dyn Fn(),
+) {
+    let engine = <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured();
+    let lanes = engine.lanes().min(N);
+    let mut contexts: [Context<A>; N] = core::array::from_fn(|i| Context::with_id(i as u64));
+    let mut free = contexts.iter_mut();
+    let mut spare: [Option<&mut Context<A>>; N] = core::array::from_fn(|_| None);
+    let mut held = Held::<N> { jobs: [None; N] };
+    let mut manager = JobManager::<A>::with_engine(engine);
+    let mut next: Option<&'r Request<'r>> = Some(own);
+    let mut own_done = false;
+    let mut back: Option<&mut Context<A>> = None;
+    loop {
+        let ctx = match back.take() {
+            Some(ctx) => ctx,
+            None => {
+                if next.is_none() && !own_done && manager.in_flight() < lanes {
+                    next = combiner.take(own.algo);
+                }
+                if let Some(req) = next.take() {
+                    let ctx = spare
+                        .iter_mut()
+                        .find_map(Option::take)
+                        .or_else(|| free.next())
+                        .expect("a context for every lane");
+                    let id = ctx.id() as usize;
+                    let mut job = Job {
+                        req,
+                        piece: 0,
+                        offset: 0,
+                        started: false,
+                    };
+                    let (data, flags) = job.next_chunk();
+                    held.jobs[id] = Some(job);
+                    back = submit(&mut manager, ctx, data, flags);
+                    continue;
+                }
+                match manager.flush() {
+                    Some(ctx) => ctx,
+                    None => break,
+                }
+            }
+        };
+        let id = ctx.id() as usize;
+        let mut job = held.jobs[id].expect("a context in flight has a request");
+        let req = job.req;
+        if ctx.status() == Status::Complete {
+            let digest = ctx.digest().expect("a complete context has a digest");
+            held.jobs[id] = None;
+            if core::ptr::eq(req, own) {
+                own_done = true;
+                combiner.close();
+            }
+            // The caller may return once this has run: `req` is not
+            // touched again.
+            req.finish(digest.as_ref());
+            wake();
+            *spare
+                .iter_mut()
+                .find(|s| s.is_none())
+                .expect("a spare place") = Some(ctx);
+        } else {
+            let (data, flags) = job.next_chunk();
+            held.jobs[id] = Some(job);
+            back = submit(&mut manager, ctx, data, flags);
+        }
+    }
+    debug_assert!(held.jobs.iter().all(Option::is_none));
+}
+
+fn submit<'a, A: Algorithm>(
+    manager: &mut JobManager<'a, A>,
+    ctx: &'a mut Context<A>,
+    data: &'a [u8],
+    flags: Flags,
+) -> Option<&'a mut Context<A>> {
+    match manager.submit(ctx, data, flags) {
+        Ok(done) => done,
+        Err(e) => panic!("the pool submitted a valid job: {e}"),
+    }
+}
