@@ -24,6 +24,7 @@
 //! ```
 
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
+#![forbid(unsafe_code)]
 
 pub mod alg;
 pub mod algo;
@@ -31,6 +32,7 @@ pub mod algo;
 pub mod crc32c;
 pub mod engine;
 mod hasher;
+pub mod lanes;
 pub mod manager;
 mod many;
 #[cfg(feature = "std")]
