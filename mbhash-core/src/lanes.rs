@@ -167,29 +167,69 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
                 }
                 continue;
             }
-            let mut n = usize::MAX;
-            for i in lanes_of(busy) {
-                n = n.min(
-                    jobs[i]
-                        .as_ref()
-                        .expect("a busy lane has a job")
-                        .blocks()
-                        .len(),
-                );
+            self.done = Self::round(engine, states, jobs, busy);
+        }
+    }
+
+    /// One round over the busy lanes (at least two): the shortest job's
+    /// block count in every lane, one engine call; returns the lanes whose
+    /// job is done.
+    #[inline]
+    fn round<E: LaneEngine<F>>(
+        engine: &E,
+        states: &mut [[F::Word; 8]],
+        jobs: &mut [Option<J>],
+        busy: u32,
+    ) -> u32 {
+        let mut blocks: [&[F::Block]; MAX_LANES] = [&[]; MAX_LANES];
+        let mut n = usize::MAX;
+        for i in lanes_of(busy) {
+            let b = jobs[i].as_ref().map_or(&[][..], |j| j.blocks());
+            n = n.min(b.len());
+            blocks[i] = b;
+        }
+        debug_assert!(n > 0, "busy lanes that are not done have blocks");
+        let filler = &blocks[busy.trailing_zeros() as usize][..n];
+        for (i, b) in blocks[..L::N].iter_mut().enumerate() {
+            *b = if busy & (1 << i) != 0 {
+                &b[..n]
+            } else {
+                filler
+            };
+        }
+        engine.compress_lanes(states, &blocks[..L::N], busy);
+        let mut done = 0;
+        for i in lanes_of(busy) {
+            if jobs[i].as_mut().is_some_and(|j| j.advance(n)) {
+                done |= 1 << i;
             }
-            debug_assert!(n > 0, "busy lanes that are not done have blocks");
-            let first = busy.trailing_zeros() as usize;
-            let filler = &jobs[first].as_ref().expect("busy").blocks()[..n];
-            let mut blocks: [&[F::Block]; MAX_LANES] = [filler; MAX_LANES];
-            for i in lanes_of(busy) {
-                blocks[i] = &jobs[i].as_ref().expect("busy").blocks()[..n];
+        }
+        done
+    }
+
+    /// Runs every job to its end, handing each done one to `f` with its
+    /// lane and state as it finishes (lowest lane first within a round);
+    /// the set is empty afterwards.
+    pub fn run_all<E: LaneEngine<F>>(
+        &mut self,
+        engine: &E,
+        mut f: impl FnMut(usize, [F::Word; 8], J),
+    ) {
+        loop {
+            while self.done != 0 {
+                let i = self.done.trailing_zeros() as usize;
+                let (state, job) = self.take(i);
+                f(i, state, job);
             }
-            engine.compress_lanes(states, &blocks[..L::N], busy);
-            for i in lanes_of(busy) {
-                if jobs[i].as_mut().expect("busy").advance(n) {
-                    self.done |= 1 << i;
-                }
+            if self.busy == 0 {
+                return;
             }
+            if self.busy.is_power_of_two() {
+                self.run(engine);
+                continue;
+            }
+            let busy = self.busy;
+            self.done = Self::round(engine, self.states.as_mut(), self.jobs.as_mut(), busy);
         }
     }
 

@@ -124,10 +124,9 @@ fn short_messages<A: Algorithm>(
         }
         // Lanes are filled in order from an empty set: lane i holds
         // message i of the chunk.
-        while let Some(i) = set.run(&engine) {
-            let (state, _) = set.take(i);
+        set.run_all(&engine, |i, state, _| {
             <A::Family as Family>::write_digest(&state, outs[i].as_mut());
-        }
+        });
     }
     true
 }
