@@ -5,6 +5,8 @@
 //! * `mbhash engines`
 //! * `mbhash sum [-a ALG] [-c] [--tag] [-z] [-r] [-j N] [FILE|DIR|-]...`
 
+#![forbid(unsafe_code)]
+
 mod bench;
 mod check;
 mod isal;
