@@ -55,7 +55,7 @@ impl<F: Family, J, const N: usize> LaneCount<F, J> for Lanes<N> {
     };
     type States = [[F::Word; 8]; N];
     type Jobs = [Option<J>; N];
-    #[inline]
+    #[inline(always)]
     fn new(state: [F::Word; 8]) -> (Self::States, Self::Jobs) {
         ([state; N], [const { None }; N])
     }
@@ -77,7 +77,7 @@ pub struct LaneSet<F: Family, J, L: LaneCount<F, J>> {
 
 impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     /// An empty set (its states are `state`, unused).
-    #[inline]
+    #[inline(always)]
     pub fn new(state: [F::Word; 8]) -> Self {
         let (states, jobs) = L::new(state);
         LaneSet {

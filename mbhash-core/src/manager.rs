@@ -337,7 +337,7 @@ enum Stage {
     Middle,
     /// The padded tail in the context's buffer: blocks `from..to` (of 1 or 2)
     /// are still to be compressed.
-    Suffix { from: usize, to: usize },
+    Suffix { from: u8, to: u8 },
     /// Nothing left to compress.
     Done,
 }
@@ -357,7 +357,7 @@ impl<A: Algorithm> LaneJob<A::Family> for Lane<'_, A> {
         match self.stage {
             Stage::Prefix => &self.ctx.buf[..1],
             Stage::Middle => <A::Family as Family>::split_blocks(self.data).0,
-            Stage::Suffix { from, to } => &self.ctx.buf[from..to],
+            Stage::Suffix { from, to } => &self.ctx.buf[from as usize..to as usize],
             Stage::Done => &[],
         }
     }
@@ -368,8 +368,12 @@ impl<A: Algorithm> LaneJob<A::Family> for Lane<'_, A> {
             Stage::Prefix => self.stage = Stage::Middle,
             Stage::Middle => self.data = &self.data[n * <A::Family as Family>::BLOCK_LEN..],
             Stage::Suffix { from, to } => {
-                self.stage = if from + n < to {
-                    Stage::Suffix { from: from + n, to }
+                let from = from as usize + n;
+                self.stage = if from < to as usize {
+                    Stage::Suffix {
+                        from: from as u8,
+                        to,
+                    }
                 } else {
                     Stage::Done
                 }
@@ -399,7 +403,7 @@ impl<A: Algorithm> Lane<'_, A> {
             ctx.buf_len = 0;
             self.stage = Stage::Suffix {
                 from: 0,
-                to: blocks,
+                to: blocks as u8,
             };
         } else {
             self.stage = Stage::Done;
@@ -489,6 +493,7 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
     /// let manager = Sha256Manager::with_engine(engine);
     /// assert_eq!(manager.lanes(), 1);
     /// ```
+    #[inline(always)]
     pub fn with_engine(engine: <A::Family as Family>::Engine) -> Self {
         JobManager {
             engine,
