@@ -143,6 +143,10 @@ struct Row {
     vs_peer: f64,
     /// Against ISA-L's best at this point, when ISA-L was measured.
     vs_isal: Option<f64>,
+    /// How the implementation was called: `hash_many`, `manager`
+    /// (`submit`/`flush`, contexts reused; ISA-L's managers too) or
+    /// `oneshot` (a call per buffer).
+    api: &'static str,
 }
 
 impl Row {
@@ -153,7 +157,7 @@ impl Row {
         };
         let vs_sha2 = opt(self.vs_sha2);
         format!(
-            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":{},\"gbps\":{:.4},\"vs_sha2\":{},\"vs_peer\":{:.4},\"peer\":\"{}\",\"vs_isal\":{}}}",
+            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":{},\"gbps\":{:.4},\"vs_sha2\":{},\"vs_peer\":{:.4},\"peer\":\"{}\",\"vs_isal\":{},\"api\":\"{}\"}}",
             self.algo,
             self.imp,
             self.engine,
@@ -163,7 +167,8 @@ impl Row {
             vs_sha2,
             self.vs_peer,
             self.peer,
-            opt(self.vs_isal)
+            opt(self.vs_isal),
+            self.api
         )
     }
 }
@@ -266,10 +271,11 @@ fn sha512_engine(o: &Options) -> Result<Sha512Engine, String> {
 /// Prints a row as JSON or as a table line.
 fn print_row(o: &Options, r: &Row) {
     if let Some(plot) = &o.plot {
-        let series = match r.imp.as_str() {
-            "mbhash" => format!("mbhash/{}", r.engine),
-            "isal" => "isal".to_string(),
-            imp => imp.to_string(),
+        let series = match (r.imp.as_str(), r.api) {
+            ("mbhash", "manager") => format!("mbhash/{}/manager", r.engine),
+            ("mbhash", _) => format!("mbhash/{}", r.engine),
+            ("isal", _) => "isal".to_string(),
+            (imp, _) => imp.to_string(),
         };
         plot.record(r.algo, &series, r.size, r.streams, r.gbps);
     }
@@ -277,10 +283,10 @@ fn print_row(o: &Options, r: &Row) {
         println!("{}", r.json());
         return;
     }
-    let imp = if r.imp == "mbhash" || r.imp == "isal" {
-        format!("{}/{}", r.imp, r.engine)
-    } else {
-        r.imp.clone()
+    let imp = match (r.imp.as_str(), r.api) {
+        ("mbhash", "manager") => format!("mbhash/{} mgr", r.engine),
+        ("mbhash" | "isal", _) => format!("{}/{}", r.imp, r.engine),
+        _ => r.imp.clone(),
     };
     let mut ratio = match r.vs_sha2 {
         Some(v) => format!("{v:>7.2}x"),
@@ -383,6 +389,7 @@ fn bench_crc32c(o: &Options, sample: Duration) -> Result<(), String> {
                     vs_sha2: None,
                     vs_peer: if peer == "isal" { 1.0 } else { gbps / g[1] },
                     vs_isal: g_isal.map(|gi| gbps / gi),
+                    api: "oneshot",
                 },
             );
         }
@@ -434,6 +441,28 @@ fn messages(size: usize, streams: usize) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// Hashes `msgs` through a job manager (`submit` ENTIRE, then `flush`) on
+/// the contexts `ctxs`, digests into `out`.
+fn through_manager<A: Algorithm>(
+    engine: <A::Family as Family>::Engine,
+    msgs: &[&[u8]],
+    ctxs: &mut [mbhash_core::Context<A>],
+    out: &mut [A::Output],
+) {
+    let mut m = mbhash_core::JobManager::<A>::with_engine(engine);
+    for (c, msg) in ctxs.iter_mut().zip(msgs) {
+        if let Some(d) = m
+            .submit(c, msg, mbhash_core::Flags::ENTIRE)
+            .expect("a valid submit")
+        {
+            out[d.id() as usize] = d.digest().expect("an ENTIRE job completes");
+        }
+    }
+    while let Some(d) = m.flush() {
+        out[d.id() as usize] = d.digest().expect("an ENTIRE job completes");
+    }
+}
+
 fn bench_sha<A, P>(o: &Options, engine: <A::Family as Family>::Engine, sample: Duration)
 where
     A: Algorithm,
@@ -477,6 +506,19 @@ where
                 mbhash_core::hash_many_with::<A>(engine, black_box(&refs), &mut out);
                 black_box(&out);
             };
+            // The same messages through `submit` / `flush`, contexts reused.
+            let mut ctxs: Vec<mbhash_core::Context<A>> = (0..streams as u64)
+                .map(mbhash_core::Context::with_id)
+                .collect();
+            let mut out_mgr = vec![A::ZERO_OUTPUT; streams];
+            through_manager::<A>(engine, &refs, &mut ctxs, &mut out_mgr);
+            for (d, m) in out_mgr.iter().zip(&refs) {
+                assert_eq!(d.as_ref(), P::digest(m).as_slice(), "digest mismatch");
+            }
+            let mut manager = || {
+                through_manager::<A>(engine, black_box(&refs), &mut ctxs, &mut out_mgr);
+                black_box(&out_mgr);
+            };
             let mut peer = || {
                 for m in &refs {
                     black_box(P::digest(black_box(m)));
@@ -492,7 +534,7 @@ where
                     }
                 })
                 .collect();
-            let mut fns: Vec<&mut dyn FnMut()> = vec![&mut ours, &mut peer];
+            let mut fns: Vec<&mut dyn FnMut()> = vec![&mut ours, &mut peer, &mut manager];
             for f in &mut isal_fns {
                 fns.push(f);
             }
@@ -501,9 +543,9 @@ where
                 .into_iter()
                 .map(|t| bytes / t / 1e9)
                 .collect();
-            let (g_ours, g_peer) = (g[0], g[1]);
+            let (g_ours, g_peer, g_mgr) = (g[0], g[1], g[2]);
             // ISA-L's best manager at this point is the peer.
-            let best = g[2..]
+            let best = g[3..]
                 .iter()
                 .enumerate()
                 .max_by(|a, b| a.1.total_cmp(b.1))
@@ -522,6 +564,20 @@ where
                     vs_sha2: Some(g_ours / g_peer),
                     vs_peer: g_ours / g_peer,
                     vs_isal: vs_isal(g_ours),
+                    api: "hash_many",
+                },
+                Row {
+                    algo,
+                    imp: "mbhash".into(),
+                    engine: engine.name().into(),
+                    peer: "sha2",
+                    size,
+                    streams,
+                    gbps: g_mgr,
+                    vs_sha2: Some(g_mgr / g_peer),
+                    vs_peer: g_mgr / g_peer,
+                    vs_isal: vs_isal(g_mgr),
+                    api: "manager",
                 },
                 Row {
                     algo,
@@ -534,6 +590,7 @@ where
                     vs_sha2: Some(1.0),
                     vs_peer: 1.0,
                     vs_isal: vs_isal(g_peer),
+                    api: "oneshot",
                 },
             ];
             if let Some((name, gi)) = best {
@@ -548,6 +605,7 @@ where
                     vs_sha2: Some(gi / g_peer),
                     vs_peer: 1.0,
                     vs_isal: Some(1.0),
+                    api: "manager",
                 });
             }
             for r in rows {
@@ -583,12 +641,14 @@ mod tests {
             vs_sha2: Some(2.0),
             vs_peer: 1.0,
             vs_isal: Some(1.0),
+            api: "manager",
         };
         let j = r.json();
         assert!(j.contains("\"impl\":\"isal\",\"engine\":\"avx512\""), "{j}");
-        assert!(j.contains("\"peer\":\"isal\",\"vs_isal\":1.0000}"), "{j}");
+        assert!(j.contains("\"peer\":\"isal\",\"vs_isal\":1.0000,"), "{j}");
+        assert!(j.ends_with(",\"api\":\"manager\"}"), "{j}");
         r.vs_isal = None;
-        assert!(r.json().ends_with("\"vs_isal\":null}"));
+        assert!(r.json().contains("\"vs_isal\":null,"));
     }
 
     #[test]

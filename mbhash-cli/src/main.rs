@@ -5,8 +5,12 @@
 //! * `mbhash engines`
 //! * `mbhash sum [-a ALG] [-c] [--tag] [-z] [-r] [-j N] [FILE|DIR|-]...`
 
+// No unsafe code but the bindings to the optional ISA-L peers of `bench`.
+#![deny(unsafe_code)]
+
 mod bench;
 mod check;
+#[allow(unsafe_code)]
 mod isal;
 mod names;
 mod pipeline;

@@ -44,6 +44,31 @@ pub trait Family: sealed::Sealed + Sized + 'static {
     const LENGTH_LEN: usize;
     /// Writes the state as big-endian bytes into `out`, truncated to its length.
     fn write_digest(state: &[Self::Word; 8], out: &mut [u8]);
+
+    /// Pads the end of a message of `total_len` bytes, whose last `len`
+    /// bytes (fewer than `2 * BLOCK_LEN - LENGTH_LEN`) are at the start of
+    /// `bytes` (two blocks): the 0x80 byte, zeros, the length field. Returns the number of blocks to
+    /// compress (1 or 2). The one padding routine of every hasher, manager
+    /// and context layer.
+    #[inline]
+    fn pad_bytes(bytes: &mut [u8], len: usize, total_len: u64) -> usize {
+        let blocks = if len < Self::BLOCK_LEN - Self::LENGTH_LEN {
+            1
+        } else {
+            2
+        };
+        let end = blocks * Self::BLOCK_LEN;
+        bytes[len] = 0x80;
+        bytes[len + 1..end - Self::LENGTH_LEN].fill(0);
+        Self::write_length(&mut bytes[end - Self::LENGTH_LEN..end], total_len);
+        blocks
+    }
+
+    /// [`Family::pad_bytes`] on two blocks.
+    #[inline]
+    fn pad(buf: &mut [Self::Block; 2], len: usize, total_len: u64) -> usize {
+        Self::pad_bytes(Self::bytes_mut(buf), len, total_len)
+    }
 }
 
 /// One hash algorithm: a family plus its initial value and output length.

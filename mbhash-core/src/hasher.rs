@@ -20,7 +20,6 @@ use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, 
 
 use crate::alg::{self, Algorithm, BlockOf, Family, StateOf};
 use crate::engine::LaneEngine;
-use crate::manager::pad;
 
 mod block_api;
 pub use block_api::HasherCore;
@@ -144,7 +143,7 @@ impl<A: Algorithm> Hasher<A> {
 
     /// Pads, and returns the digest; the hasher is reset.
     pub fn finalize_reset_output(&mut self) -> A::Output {
-        let blocks = pad::<A::Family>(&mut self.buf, self.buf_len, self.total_len);
+        let blocks = <A::Family as Family>::pad(&mut self.buf, self.buf_len, self.total_len);
         self.engine
             .compress_one(&mut self.state, &self.buf[..blocks]);
         let mut out = A::ZERO_OUTPUT;

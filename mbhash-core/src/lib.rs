@@ -34,6 +34,7 @@ pub mod algo;
 pub mod crc32c;
 pub mod engine;
 mod hasher;
+pub mod lanes;
 pub mod manager;
 mod many;
 pub mod pool;

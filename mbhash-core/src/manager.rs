@@ -60,6 +60,7 @@ use crate::alg::{
     StateOf,
 };
 use crate::engine::{EngineError, LaneEngine};
+use crate::lanes::{LaneJob, LaneSet, Lanes};
 
 /// How a chunk relates to its stream (values as in ISA-L crypto).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -357,22 +358,6 @@ impl<A: Algorithm> Context<A> {
     }
 }
 
-/// Pads the `buf_len` bytes at the start of `buf` for a message of
-/// `total_len` bytes; returns the number of blocks to compress (1 or 2).
-pub(crate) fn pad<F: Family>(buf: &mut [F::Block; 2], buf_len: usize, total_len: u64) -> usize {
-    let blocks = if buf_len + 1 + F::LENGTH_LEN <= F::BLOCK_LEN {
-        1
-    } else {
-        2
-    };
-    let end = blocks * F::BLOCK_LEN;
-    let bytes = F::bytes_mut(buf);
-    bytes[buf_len] = 0x80;
-    bytes[buf_len + 1..end - F::LENGTH_LEN].fill(0);
-    F::write_length(&mut bytes[end - F::LENGTH_LEN..end], total_len);
-    blocks
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
     /// The context's buffered block (completed by this chunk) comes first.
@@ -381,49 +366,43 @@ enum Stage {
     Middle,
     /// The padded tail in the context's buffer: blocks `from..to` (of 1 or 2)
     /// are still to be compressed.
-    Suffix { from: usize, to: usize },
+    Suffix { from: u8, to: u8 },
     /// Nothing left to compress.
     Done,
 }
 
+/// A job of the manager: a context, the chunk's data still to read, and
+/// where it is.
 struct Lane<'a, A: Algorithm> {
-    ctx: Option<&'a mut Context<A>>,
+    ctx: &'a mut Context<A>,
     data: &'a [u8],
     stage: Stage,
     last: bool,
 }
 
-impl<'a, A: Algorithm> Lane<'a, A> {
-    const EMPTY: Self = Lane {
-        ctx: None,
-        data: &[],
-        stage: Stage::Done,
-        last: false,
-    };
-
-    /// The blocks of the current stage.
+impl<A: Algorithm> LaneJob<A::Family> for Lane<'_, A> {
     #[inline]
-    fn segment(&self) -> &[BlockOf<A>] {
-        let Some(ctx) = self.ctx.as_deref() else {
-            return &[];
-        };
+    fn blocks(&self) -> &[BlockOf<A>] {
         match self.stage {
-            Stage::Prefix => &ctx.buf[..1],
+            Stage::Prefix => &self.ctx.buf[..1],
             Stage::Middle => <A::Family as Family>::split_blocks(self.data).0,
-            Stage::Suffix { from, to } => &ctx.buf[from..to],
+            Stage::Suffix { from, to } => &self.ctx.buf[from as usize..to as usize],
             Stage::Done => &[],
         }
     }
 
-    /// Moves past `n` compressed blocks, then past any empty stage.
     #[inline]
-    fn advance(&mut self, n: usize) {
+    fn advance(&mut self, n: usize) -> bool {
         match self.stage {
             Stage::Prefix => self.stage = Stage::Middle,
             Stage::Middle => self.data = &self.data[n * <A::Family as Family>::BLOCK_LEN..],
             Stage::Suffix { from, to } => {
-                self.stage = if from + n < to {
-                    Stage::Suffix { from: from + n, to }
+                let from = from as usize + n;
+                self.stage = if from < to as usize {
+                    Stage::Suffix {
+                        from: from as u8,
+                        to,
+                    }
                 } else {
                     Stage::Done
                 }
@@ -431,8 +410,11 @@ impl<'a, A: Algorithm> Lane<'a, A> {
             Stage::Done => {}
         }
         self.settle();
+        self.stage == Stage::Done
     }
+}
 
+impl<A: Algorithm> Lane<'_, A> {
     /// While in the middle stage with no whole block left, moves the tail into
     /// the context's buffer and either pads it (LAST) or is done.
     #[inline]
@@ -440,17 +422,17 @@ impl<'a, A: Algorithm> Lane<'a, A> {
         if self.stage != Stage::Middle || self.data.len() >= <A::Family as Family>::BLOCK_LEN {
             return;
         }
-        let ctx = self.ctx.as_deref_mut().expect("a busy lane has a context");
+        let ctx = &mut *self.ctx;
         let tail = core::mem::take(&mut self.data);
         let bytes = <A::Family as Family>::bytes_mut(&mut ctx.buf);
         bytes[ctx.buf_len..ctx.buf_len + tail.len()].copy_from_slice(tail);
         ctx.buf_len += tail.len();
         if self.last {
-            let blocks = pad::<A::Family>(&mut ctx.buf, ctx.buf_len, ctx.total_len);
+            let blocks = <A::Family as Family>::pad(&mut ctx.buf, ctx.buf_len, ctx.total_len);
             ctx.buf_len = 0;
             self.stage = Stage::Suffix {
                 from: 0,
-                to: blocks,
+                to: blocks as u8,
             };
         } else {
             self.stage = Stage::Done;
@@ -488,12 +470,9 @@ impl<'a, A: Algorithm> Lane<'a, A> {
 /// ```
 pub struct JobManager<'a, A: Algorithm> {
     engine: <A::Family as Family>::Engine,
-    lanes: [Lane<'a, A>; MAX_LANES],
-    states: [StateOf<A>; MAX_LANES],
-    /// Lanes holding a job.
-    busy: u32,
-    /// Lanes whose job has nothing left to compress.
-    done: u32,
+    /// Lanes the engine fills before a submit runs it.
+    lane_count: usize,
+    lanes: LaneSet<A::Family, Lane<'a, A>, Lanes<MAX_LANES>>,
 }
 
 /// A SHA-256 job manager.
@@ -566,13 +545,12 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
     /// let manager = Sha256Manager::with_engine(engine);
     /// assert_eq!(manager.lanes(), 1);
     /// ```
+    #[inline(always)]
     pub fn with_engine(engine: <A::Family as Family>::Engine) -> Self {
         JobManager {
             engine,
-            lanes: [Lane::EMPTY; MAX_LANES],
-            states: [A::IV; MAX_LANES],
-            busy: 0,
-            done: 0,
+            lane_count: engine.lanes().clamp(1, MAX_LANES),
+            lanes: LaneSet::new(A::IV),
         }
     }
 
@@ -588,12 +566,12 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
 
     /// Jobs held now.
     pub fn in_flight(&self) -> usize {
-        self.busy.count_ones() as usize
+        self.lanes.in_flight()
     }
 
     /// True if no job is held.
     pub fn is_empty(&self) -> bool {
-        self.busy == 0
+        self.lanes.is_empty()
     }
 
     /// Submits `data` as the next chunk of `ctx`'s stream.
@@ -617,17 +595,13 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
             ctx.error = Some(kind);
             return Err(SubmitError { kind, ctx });
         }
-        let lane_count = self.engine.lanes();
-        let i = (!self.busy).trailing_zeros() as usize;
-        debug_assert!(i < lane_count, "a free lane exists between calls");
-
-        if flags.is_first() {
+        let state = if flags.is_first() {
             ctx.buf_len = 0;
             ctx.total_len = 0;
-            self.states[i] = A::IV;
+            A::IV
         } else {
-            self.states[i] = ctx.state;
-        }
+            ctx.state
+        };
         ctx.total_len += data.len() as u64;
         ctx.status = Status::Processing;
         ctx.error = None;
@@ -656,92 +630,43 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
                 stage = Stage::Prefix;
             }
         }
-        let lane = &mut self.lanes[i];
-        *lane = Lane {
-            ctx: Some(ctx),
+        let mut lane = Lane {
+            ctx,
             data: rest,
             stage,
             last: flags.is_last(),
         };
         lane.settle();
-        self.busy |= 1 << i;
         if lane.stage == Stage::Done {
             // Nothing to compress (a buffered chunk): it comes back at once.
-            self.done |= 1 << i;
-            return Ok(Some(self.take(i)));
+            lane.ctx.state = state;
+            lane.ctx.status = Status::Idle;
+            return Ok(Some(lane.ctx));
         }
-        if self.in_flight() < lane_count {
+        self.lanes.insert(state, lane);
+        if self.lanes.in_flight() < self.lane_count {
             return Ok(None);
         }
-        Ok(self.run_until_done().map(|i| self.take(i)))
+        Ok(self.lanes.run(&self.engine).map(|i| self.take(i)))
     }
 
     /// Runs the lanes until one job finishes and returns it; `None` when the
     /// manager holds no job.
     pub fn flush(&mut self) -> Option<&'a mut Context<A>> {
-        self.run_until_done().map(|i| self.take(i))
-    }
-
-    /// Compresses until some lane is done; returns its index.
-    fn run_until_done(&mut self) -> Option<usize> {
-        loop {
-            if self.done != 0 {
-                return Some(self.done.trailing_zeros() as usize);
-            }
-            if self.busy == 0 {
-                return None;
-            }
-            let busy = self.busy;
-            let first = busy.trailing_zeros() as usize;
-            let mut n = usize::MAX;
-            for i in lanes_of(busy) {
-                n = n.min(self.lanes[i].segment().len());
-            }
-            debug_assert!(n > 0, "busy lanes that are not done have blocks");
-            let filler = &self.lanes[first].segment()[..n];
-            let blocks: [&[BlockOf<A>]; MAX_LANES] = core::array::from_fn(|i| {
-                if busy & (1 << i) != 0 {
-                    &self.lanes[i].segment()[..n]
-                } else {
-                    filler
-                }
-            });
-            self.engine.compress_lanes(&mut self.states, &blocks, busy);
-            for i in lanes_of(busy) {
-                let lane = &mut self.lanes[i];
-                lane.advance(n);
-                if lane.stage == Stage::Done {
-                    self.done |= 1 << i;
-                }
-            }
-        }
+        self.lanes.run(&self.engine).map(|i| self.take(i))
     }
 
     /// Removes the done job in lane `i` and hands its context back.
+    #[inline]
     fn take(&mut self, i: usize) -> &'a mut Context<A> {
-        let lane = core::mem::replace(&mut self.lanes[i], Lane::EMPTY);
-        let ctx = lane.ctx.expect("a done lane has a context");
-        ctx.state = self.states[i];
+        let (state, lane) = self.lanes.take(i);
+        let ctx = lane.ctx;
+        ctx.state = state;
         ctx.status = if lane.last {
             Status::Complete
         } else {
             Status::Idle
         };
-        self.busy &= !(1 << i);
-        self.done &= !(1 << i);
         ctx
     }
-}
-
-/// Indices of the set bits of `mask`, lowest first.
-#[inline]
-pub(crate) fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
-    let mut m = mask;
-    core::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            i
-        })
-    })
 }

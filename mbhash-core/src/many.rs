@@ -2,7 +2,8 @@
 
 use crate::alg::{Algorithm, BlockOf, Family, MAX_LANES};
 use crate::engine::LaneEngine;
-use crate::manager::{Context, Flags, JobManager, lanes_of, pad};
+use crate::lanes::{LaneSet, Lanes, SliceJob};
+use crate::manager::{Context, Flags, JobManager};
 
 /// Hashes every message and returns the digests in the same order.
 ///
@@ -94,8 +95,8 @@ pub fn hash_many_with<A: Algorithm>(
 
 /// Many short messages (each padded fits in two blocks, e.g. up to 119
 /// bytes for SHA-256): padded straight into a stack buffer a lane-full at a
-/// time and compressed with one kernel call per block count, with no
-/// contexts or manager. Returns false, doing nothing, if a message is longer.
+/// time and run on a lane set, with no contexts or manager. Returns false,
+/// doing nothing, if a message is longer.
 fn short_messages<A: Algorithm>(
     engine: <A::Family as Family>::Engine,
     messages: &[&[u8]],
@@ -106,40 +107,26 @@ fn short_messages<A: Algorithm>(
     if messages.iter().any(|m| m.len() > max) {
         return false;
     }
-    let lanes = engine.lanes().max(1);
+    let lanes = engine.lanes().clamp(1, MAX_LANES);
     let zero = <A::Family as Family>::ZERO_BLOCK;
     let mut bufs: [[BlockOf<A>; 2]; MAX_LANES] = [[zero; 2]; MAX_LANES];
-    let mut states = [A::IV; MAX_LANES];
     for (msgs, outs) in messages.chunks(lanes).zip(out.chunks_mut(lanes)) {
-        // Lanes whose padded message is one block, and two blocks.
-        let mut masks = [0u32; 2];
+        let mut counts = [0usize; MAX_LANES];
         for (i, m) in msgs.iter().enumerate() {
             let bytes = <A::Family as Family>::bytes_mut(&mut bufs[i]);
             bytes[..m.len()].copy_from_slice(m);
-            let blocks = pad::<A::Family>(&mut bufs[i], m.len(), m.len() as u64);
-            masks[blocks - 1] |= 1 << i;
+            counts[i] = <A::Family as Family>::pad(&mut bufs[i], m.len(), m.len() as u64);
         }
-        // One kernel call per block count. A kernel may run lanes outside
-        // the busy mask (their state is garbage afterwards), so each call
-        // starts its own lanes from the IV and their digests are taken at
-        // once.
-        for (n, busy) in [(1, masks[0]), (2, masks[1])] {
-            if busy == 0 {
-                continue;
-            }
-            let filler = busy.trailing_zeros() as usize;
-            let blocks: [&[BlockOf<A>]; MAX_LANES] = core::array::from_fn(|i| {
-                let lane = if busy & (1 << i) != 0 { i } else { filler };
-                &bufs[lane][..n]
-            });
-            for i in lanes_of(busy) {
-                states[i] = A::IV;
-            }
-            engine.compress_lanes(&mut states, &blocks, busy);
-            for i in lanes_of(busy) {
-                <A::Family as Family>::write_digest(&states[i], outs[i].as_mut());
-            }
+        let mut set: LaneSet<A::Family, SliceJob<'_, A::Family>, Lanes<MAX_LANES>> =
+            LaneSet::new(A::IV);
+        for (buf, n) in bufs.iter().zip(&counts[..msgs.len()]) {
+            set.insert(A::IV, SliceJob { blocks: &buf[..*n] });
         }
+        // Lanes are filled in order from an empty set: lane i holds
+        // message i of the chunk.
+        set.run_all(&engine, |i, state, _| {
+            <A::Family as Family>::write_digest(&state, outs[i].as_mut());
+        });
     }
     true
 }

@@ -52,16 +52,12 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
 
     /// Runs the lanes whose bit is set in `busy` over their blocks.
     ///
-    /// Every one of the [`MAX_LANES`] lanes, busy or not, holds the same
-    /// number of blocks (idle lanes point at some busy lane's blocks), so a
-    /// kernel may run them all; the state of an idle lane is garbage after the
-    /// call.
-    fn compress_lanes(
-        &self,
-        states: &mut [[F::Word; 8]; MAX_LANES],
-        blocks: &[&[F::Block]; MAX_LANES],
-        busy: u32,
-    );
+    /// `states` and `blocks` have one entry per lane, any number of lanes
+    /// up to [`MAX_LANES`]; `busy` names lanes below that number. Every
+    /// lane, busy or not, holds the same number of blocks (idle lanes point
+    /// at some busy lane's blocks), so a kernel may run them all; the state
+    /// of an idle lane is garbage after the call.
+    fn compress_lanes(&self, states: &mut [[F::Word; 8]], blocks: &[&[F::Block]], busy: u32);
 
     /// Runs a single stream (used by the one-stream hashers).
     fn compress_one(&self, state: &mut [F::Word; 8], blocks: &[F::Block]);
@@ -382,24 +378,39 @@ impl<K: Kernels> Engine<K> {
     fn run(
         &self,
         step: Step,
-        states: &mut [[<K::Family as Family>::Word; 8]; MAX_LANES],
-        blocks: &[&[<K::Family as Family>::Block]; MAX_LANES],
+        states: &mut [[<K::Family as Family>::Word; 8]],
+        blocks: &[&[<K::Family as Family>::Block]],
         busy: u32,
     ) {
         let k = &self.kernels;
+        let lanes = states.len();
         match step {
             Step::Mid | Step::Wide => {
                 let w = Self::width(step) as usize;
                 let mask = (1u32 << w) - 1;
-                for (g, group) in states.chunks_exact_mut(w).enumerate() {
-                    if busy & (mask << (g * w)) != 0 {
-                        k.run_group(step, group, &blocks[g * w..(g + 1) * w]);
+                for lo in (0..lanes).step_by(w) {
+                    if busy & (mask << lo) == 0 {
+                        continue;
+                    }
+                    if lo + w <= lanes {
+                        k.run_group(step, &mut states[lo..lo + w], &blocks[lo..lo + w]);
+                    } else {
+                        // A group wider than the lanes left: run it on a
+                        // copy, the missing lanes filled with a busy one.
+                        let m = lanes - lo;
+                        let fill = (busy >> lo).trailing_zeros() as usize;
+                        let mut tmp = [states[lo + fill]; MAX_LANES];
+                        tmp[..m].copy_from_slice(&states[lo..]);
+                        let mut b = [blocks[lo + fill]; MAX_LANES];
+                        b[..m].copy_from_slice(&blocks[lo..]);
+                        k.run_group(step, &mut tmp[..w], &b[..w]);
+                        states[lo..].copy_from_slice(&tmp[..m]);
                     }
                 }
             }
             Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => {
                 let split = self.plan.narrow_split(busy.count_ones()).0;
-                let mut lanes = (0..MAX_LANES).filter(|i| busy & (1 << i) != 0);
+                let mut lanes = (0..lanes).filter(|i| busy & (1 << i) != 0);
                 // Gather up to N busy lanes (a dummy copy of the first one
                 // where fewer are left), run them, scatter the results back.
                 macro_rules! narrow {
@@ -430,7 +441,7 @@ impl<K: Kernels> Engine<K> {
                 }
             }
             Step::Scalar => {
-                for i in (0..MAX_LANES).filter(|i| busy & (1 << i) != 0) {
+                for i in (0..lanes).filter(|i| busy & (1 << i) != 0) {
                     k.run_one(Step::Scalar, &mut states[i], blocks[i]);
                 }
             }
@@ -447,10 +458,12 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
     #[inline]
     fn compress_lanes(
         &self,
-        states: &mut [[<K::Family as Family>::Word; 8]; MAX_LANES],
-        blocks: &[&[<K::Family as Family>::Block]; MAX_LANES],
+        states: &mut [[<K::Family as Family>::Word; 8]],
+        blocks: &[&[<K::Family as Family>::Block]],
         busy: u32,
     ) {
+        debug_assert_eq!(states.len(), blocks.len());
+        debug_assert!(states.len() <= MAX_LANES && busy >> states.len() == 0);
         if busy != 0 {
             self.run(self.plan.choose(busy), states, blocks, busy);
         }
@@ -465,11 +478,7 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
         match self.plan.one() {
             Step::Scalar => self.kernels.run_one(Step::Scalar, state, blocks),
             Step::Narrow1 => self.kernels.run_one(Step::Narrow1, state, blocks),
-            step => {
-                let mut states = [*state; MAX_LANES];
-                self.run(step, &mut states, &[blocks; MAX_LANES], 1);
-                *state = states[0];
-            }
+            step => self.run(step, core::slice::from_mut(state), &[blocks], 1),
         }
     }
 

@@ -28,7 +28,6 @@ use digest::{Output, Reset};
 use super::Hasher;
 use crate::alg::{self, Algorithm, Family, StateOf};
 use crate::engine::LaneEngine;
-use crate::manager::pad;
 
 /// The block-level core of [`Hasher`]: whole blocks in, padding at the end,
 /// on the configured engine's single-stream kernel.
@@ -59,7 +58,7 @@ impl<A: Algorithm> HasherCore<A> {
             .wrapping_add(tail.len() as u64);
         let mut buf = [<A::Family as Family>::ZERO_BLOCK; 2];
         <A::Family as Family>::bytes_mut(&mut buf)[..tail.len()].copy_from_slice(tail);
-        let blocks = pad::<A::Family>(&mut buf, tail.len(), total_len);
+        let blocks = <A::Family as Family>::pad(&mut buf, tail.len(), total_len);
         self.engine.compress_one(&mut self.state, &buf[..blocks]);
         let mut digest = A::ZERO_OUTPUT;
         <A::Family as Family>::write_digest(&self.state, digest.as_mut());

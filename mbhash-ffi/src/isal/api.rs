@@ -51,9 +51,9 @@ const ERR_ENGINE: c_int = 2900;
 /// bug in mbhash), or the manager was poisoned by one.
 pub(crate) const ERR_PANIC: c_int = 2901;
 
-/// The configured engine of the family.
-fn engine<F: IsalFamily>() -> Result<F::Engine, EngineError> {
-    <F::Engine as LaneEngine<F>>::try_configured()
+/// The configured engine of the family, looked up once per process.
+fn engine<F: IsalFamily>() -> &'static Result<F::Engine, EngineError> {
+    F::engine_cell().get_or_init(<F::Engine as LaneEngine<F>>::try_configured)
 }
 
 /// Checks a manager pointer: non-NULL, aligned, initialised, not poisoned.
@@ -89,14 +89,13 @@ fn check_ctx<F: IsalFamily>(ctx: *mut HashCtx<F>) -> Result<(), c_int> {
 /// `mgr` was returned by [`check_mgr`] and no reference to it exists.
 unsafe fn with_mgr<F: IsalFamily, T>(
     mgr: *mut LaneMgr<F>,
-    f: impl FnOnce(&mut LaneMgr<F>, &F::Engine) -> T,
+    f: impl FnOnce(&mut LaneMgr<F>) -> T,
 ) -> Result<T, c_int> {
-    let engine = engine::<F>().map_err(|_| ERR_ENGINE)?;
     // SAFETY: checked (non-NULL, aligned, initialised; our layout fits in
     // the C type) and unreferenced elsewhere (the caller's contract).
     let m = unsafe { &mut *mgr };
     m.enter();
-    let out = f(m, &engine);
+    let out = f(m);
     m.leave();
     Ok(out)
 }
@@ -128,7 +127,7 @@ unsafe fn isal_init<F: IsalFamily>(mgr: *mut F::Mgr) -> c_int {
         match engine::<F>() {
             // SAFETY: non-NULL, aligned and writable (the caller's
             // contract); written without being read.
-            Ok(_) => unsafe { lanes.write(LaneMgr::new()) },
+            Ok(engine) => unsafe { lanes.write(LaneMgr::new(engine)) },
             Err(_) => {
                 // SAFETY: as above; an uninitialised manager is refused by
                 // every later call.
@@ -167,7 +166,7 @@ unsafe fn isal_submit<F: IsalFamily>(
         }
         // SAFETY: a checked manager; the context and buffer contracts are
         // the caller's.
-        let out = unsafe { with_mgr(lanes, |m, e| ctx::submit(m, e, ctx_in, buffer, len, flags))? };
+        let out = unsafe { with_mgr(lanes, |m| ctx::submit(m, ctx_in, buffer, len, flags))? };
         let out = out.map_err(|NullSource| ERR_NULL_SRC)?;
         // SAFETY: writable (checked non-NULL and aligned; the caller's
         // contract); the context that came back is the caller's again.
@@ -201,7 +200,7 @@ unsafe fn isal_flush<F: IsalFamily>(mgr: *mut F::Mgr, ctx_out: *mut *mut HashCtx
         }
         // SAFETY: a checked manager; its contexts are valid (the contract of
         // submit).
-        let out = unsafe { with_mgr(lanes, |m, e| ctx::flush(m, e))? };
+        let out = unsafe { with_mgr(lanes, |m| ctx::flush(m))? };
         // SAFETY: writable (checked; the caller's contract).
         unsafe { ctx_out.write(out) };
         Ok(())
@@ -249,7 +248,7 @@ unsafe fn old_submit<F: IsalFamily>(
             return ptr::null_mut();
         }
         // SAFETY: a checked manager; the rest is the caller's contract.
-        match unsafe { with_mgr(lanes, |m, e| ctx::submit(m, e, ctx, buffer, len, flags)) } {
+        match unsafe { with_mgr(lanes, |m| ctx::submit(m, ctx, buffer, len, flags)) } {
             Ok(Ok(out)) => out,
             Ok(Err(NullSource)) => {
                 // SAFETY: checked, and refused before anything referred to
@@ -273,7 +272,7 @@ unsafe fn old_flush<F: IsalFamily>(mgr: *mut F::Mgr) -> *mut HashCtx<F> {
             return ptr::null_mut();
         };
         // SAFETY: a checked manager; its contexts are valid.
-        unsafe { with_mgr(lanes, |m, e| ctx::flush(m, e)) }.unwrap_or(ptr::null_mut())
+        unsafe { with_mgr(lanes, |m| ctx::flush(m)) }.unwrap_or(ptr::null_mut())
     })
 }
 

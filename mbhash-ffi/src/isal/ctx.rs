@@ -39,7 +39,6 @@ pub(crate) struct NullSource;
 /// then. Neither overlaps the other, another context or the manager.
 pub(crate) unsafe fn submit<F: IsalFamily>(
     mgr: &mut LaneMgr<F>,
-    engine: &F::Engine,
     ctx: *mut HashCtx<F>,
     buffer: *const u8,
     len: u32,
@@ -113,13 +112,13 @@ pub(crate) unsafe fn submit<F: IsalFamily>(
             // SAFETY: `ctx` is in no lane and `c` is not used again; its
             // partial block stays valid until the context comes back (the
             // caller's contract).
-            let next = unsafe { mgr.submit(engine, ctx, block, 1) };
+            let next = unsafe { mgr.submit(ctx) };
             // SAFETY: forwarded contract.
-            return Ok(unsafe { resubmit(mgr, engine, next) });
+            return Ok(unsafe { resubmit(mgr, next) });
         }
     }
     // SAFETY: `c` is not used again; forwarded contract.
-    Ok(unsafe { resubmit(mgr, engine, ctx) })
+    Ok(unsafe { resubmit(mgr, ctx) })
 }
 
 /// Runs the manager until a context comes back; NULL when it holds none.
@@ -127,17 +126,14 @@ pub(crate) unsafe fn submit<F: IsalFamily>(
 /// # Safety
 /// The contexts in the manager's lanes are valid and unreferenced (the
 /// contract of [`submit`]).
-pub(crate) unsafe fn flush<F: IsalFamily>(
-    mgr: &mut LaneMgr<F>,
-    engine: &F::Engine,
-) -> *mut HashCtx<F> {
+pub(crate) unsafe fn flush<F: IsalFamily>(mgr: &mut LaneMgr<F>) -> *mut HashCtx<F> {
     loop {
-        let ctx = mgr.flush(engine);
+        let ctx = mgr.flush();
         if ctx.is_null() {
             return ptr::null_mut();
         }
         // SAFETY: forwarded contract; `ctx` has just left its lane.
-        let ctx = unsafe { resubmit(mgr, engine, ctx) };
+        let ctx = unsafe { resubmit(mgr, ctx) };
         if !ctx.is_null() {
             return ctx;
         }
@@ -154,7 +150,6 @@ pub(crate) unsafe fn flush<F: IsalFamily>(
 /// it comes back; the contract of [`submit`] holds for the manager's lanes.
 unsafe fn resubmit<F: IsalFamily>(
     mgr: &mut LaneMgr<F>,
-    engine: &F::Engine,
     mut ctx: *mut HashCtx<F>,
 ) -> *mut HashCtx<F> {
     while !ctx.is_null() {
@@ -180,70 +175,24 @@ unsafe fn resubmit<F: IsalFamily>(
                 c.job.len = blocks.len() as u64;
                 // SAFETY: in no lane, `c` not used again; the caller's buffer
                 // stays readable until the context comes back.
-                ctx = unsafe { mgr.submit(engine, ctx, blocks.as_ptr(), blocks.len() as u32) };
+                ctx = unsafe { mgr.submit(ctx) };
                 continue;
             }
         }
         if c.status & STS_LAST != 0 {
-            let blocks = pad::<F>(c.partial_block_buffer.as_mut(), c.total_length);
+            let len = (c.total_length % F::BLOCK_LEN as u64) as usize;
+            let blocks = F::pad_bytes(c.partial_block_buffer.as_mut(), len, c.total_length);
             c.status = STS_PROCESSING | STS_COMPLETE;
             let data = partial_blocks(ctx);
             c.job.buffer = data.cast_mut().cast();
-            c.job.len = u64::from(blocks);
+            c.job.len = blocks as u64;
             // SAFETY: in no lane, `c` not used again; its partial block stays
             // valid until it comes back.
-            ctx = unsafe { mgr.submit(engine, ctx, data, blocks) };
+            ctx = unsafe { mgr.submit(ctx) };
             continue;
         }
         c.status = STS_IDLE;
         return ctx;
     }
     ptr::null_mut()
-}
-
-/// Pads the end of a message of `total_len` bytes whose last
-/// `total_len % BLOCK_LEN` bytes are at the start of `buf` (two blocks), as
-/// isa-l_crypto does; returns the number of blocks to hash (1 or 2).
-fn pad<F: IsalFamily>(buf: &mut [u8], total_len: u64) -> u32 {
-    let block_len = F::BLOCK_LEN;
-    let i = (total_len % block_len as u64) as usize;
-    buf[i..i + block_len].fill(0);
-    buf[i] = 0x80;
-    let blocks = if i + 1 + F::LENGTH_LEN <= block_len {
-        1
-    } else {
-        2
-    };
-    let end = blocks * block_len;
-    F::write_length(&mut buf[end - F::LENGTH_LEN..end], total_len);
-    blocks as u32
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use mbhash_core::alg::{Sha256Family, Sha512Family};
-
-    /// The padding ends the message as FIPS 180-4 says, in one block when
-    /// the length field fits after the 0x80 byte.
-    fn check_pad<F: IsalFamily>() {
-        let b = F::BLOCK_LEN;
-        for tail in 0..b {
-            let total = (3 * b + tail) as u64;
-            let mut buf = vec![0xaa_u8; 2 * b];
-            let n = pad::<F>(&mut buf, total) as usize;
-            assert_eq!(n, if tail + 1 + F::LENGTH_LEN <= b { 1 } else { 2 });
-            let end = n * b;
-            assert!(buf[..tail].iter().all(|&x| x == 0xaa));
-            assert_eq!(buf[tail], 0x80);
-            assert!(buf[tail + 1..end - 8].iter().all(|&x| x == 0));
-            assert_eq!(buf[end - 8..end], (total * 8).to_be_bytes());
-        }
-    }
-
-    #[test]
-    fn padding() {
-        check_pad::<Sha256Family>();
-        check_pad::<Sha512Family>();
-    }
 }

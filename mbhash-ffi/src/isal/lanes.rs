@@ -8,10 +8,11 @@
 //! jobs may finish in one run, and the next call returns one of them
 //! without running anything.
 
-use core::ptr;
+use core::ptr::{self, NonNull};
 
-use mbhash_core::alg::{Algorithm, MAX_LANES};
+use mbhash_core::alg::Algorithm;
 use mbhash_core::engine::LaneEngine;
+use mbhash_core::lanes::{LaneJob, LaneSet};
 
 use super::layout::{HashCtx, IsalFamily};
 use super::{JOB_BEING_PROCESSED, JOB_COMPLETED};
@@ -32,34 +33,64 @@ pub(crate) enum MgrState {
     Uninitialised,
 }
 
-/// The lane state inside an `ISAL_SHA*_HASH_CTX_MGR` (lane-major, like
-/// isa-l_crypto's arguments but not transposed). 840 bytes for SHA-256,
-/// 680 for SHA-512.
+/// A job in a lane: a context whose `job.buffer` and `job.len` are its
+/// blocks (left as they are, as in isa-l_crypto), and how many of them are
+/// done.
+pub(crate) struct IsalJob<F: IsalFamily> {
+    ctx: NonNull<HashCtx<F>>,
+    done: u64,
+}
+
+impl<F: IsalFamily> LaneJob<F> for IsalJob<F> {
+    #[inline]
+    fn blocks(&self) -> &[F::Block] {
+        let ctx = self.ctx.as_ptr();
+        // SAFETY: a context in a lane is valid and nobody refers to it until
+        // it comes back (the contract of `LaneMgr::submit`); its job's
+        // buffer is readable for `len` blocks until then, and not written
+        // (contexts whose partial block is in a lane are not referenced
+        // while their job is in flight). Fields are read through the raw
+        // pointer.
+        unsafe {
+            let data = (&raw const (*ctx).job.buffer).read().cast::<F::Block>();
+            let len = (&raw const (*ctx).job.len).read();
+            core::slice::from_raw_parts(
+                data.cast_const().add(self.done as usize),
+                (len - self.done) as usize,
+            )
+        }
+    }
+
+    #[inline]
+    fn advance(&mut self, n: usize) -> bool {
+        self.done += n as u64;
+        // SAFETY: as in `blocks`.
+        self.done == unsafe { (&raw const (*self.ctx.as_ptr()).job.len).read() }
+    }
+}
+
+/// What lives inside an `ISAL_SHA*_HASH_CTX_MGR`: the lane set of
+/// `mbhash-core` (the jobs are the contexts themselves, as in
+/// isa-l_crypto), the engine and its lane count: 792 of the 848 bytes of
+/// the SHA-256 manager, 664 of the 720 of the SHA-512 one.
 #[repr(C)]
 pub(crate) struct LaneMgr<F: IsalFamily> {
-    /// Chaining state of each lane's job.
-    states: F::Lanes<[F::Word; 8]>,
-    /// Next block of each lane's job.
-    data: F::Lanes<*const F::Block>,
-    /// Blocks left in each lane's job.
-    blocks: F::Lanes<u32>,
-    /// The context whose job is in each lane (NULL when free).
-    jobs: F::Lanes<*mut HashCtx<F>>,
-    /// Lanes holding a job.
-    busy: u32,
+    set: LaneSet<F, IsalJob<F>, F::Lanes>,
+    /// The configured engine, looked up once per process.
+    engine: &'static F::Engine,
+    /// Lanes the engine fills before a submit runs it.
+    lane_count: u32,
     /// [`MAGIC_READY`] once initialised, [`MAGIC_BUSY`] during a call.
     magic: u32,
 }
 
 impl<F: IsalFamily> LaneMgr<F> {
-    /// An empty manager.
-    pub(crate) fn new() -> Self {
+    /// An empty manager on `engine`.
+    pub(crate) fn new(engine: &'static F::Engine) -> Self {
         LaneMgr {
-            states: F::lanes(<F::Alg as Algorithm>::IV),
-            data: F::lanes(ptr::null()),
-            blocks: F::lanes(0),
-            jobs: F::lanes(ptr::null_mut()),
-            busy: 0,
+            set: LaneSet::new(<F::Alg as Algorithm>::IV),
+            engine,
+            lane_count: engine.lanes().clamp(1, F::MAX_LANES) as u32,
             magic: MAGIC_READY,
         }
     }
@@ -90,142 +121,61 @@ impl<F: IsalFamily> LaneMgr<F> {
     }
 
     /// True if `ctx`'s job is in a lane.
+    #[inline]
     pub(crate) fn holds(&self, ctx: *const HashCtx<F>) -> bool {
-        self.busy != 0 && self.jobs.as_ref().iter().any(|&j| ptr::eq(j, ctx))
+        self.set.jobs().any(|(_, j)| ptr::eq(j.ctx.as_ptr(), ctx))
     }
 
-    /// Lanes this engine fills before a submit runs the kernels.
-    fn lane_count(engine: &F::Engine) -> usize {
-        engine.lanes().clamp(1, F::MAX_LANES)
-    }
-
-    /// Puts `ctx`'s job (`blocks` blocks at `data`, state in
-    /// `ctx.job.result_digest`) in a free lane. Returns a finished job's
-    /// context when every lane was busy, else NULL.
+    /// Puts `ctx`'s job (`job.len` blocks at `job.buffer`, state in
+    /// `job.result_digest`) in a free lane. Returns a finished job's context
+    /// when every lane was busy, else NULL.
     ///
     /// # Safety
     /// `ctx` points to a context that is in no lane, to which no reference
     /// exists now, and that stays valid and untouched until it comes back
-    /// from this manager; `data` is readable for `blocks` blocks until then.
-    pub(crate) unsafe fn submit(
-        &mut self,
-        engine: &F::Engine,
-        ctx: *mut HashCtx<F>,
-        data: *const F::Block,
-        blocks: u32,
-    ) -> *mut HashCtx<F> {
-        let lanes = Self::lane_count(engine);
-        // A submit that fills the last lane runs until one is free again, and
-        // the configured engine (so the lane count) is fixed per process.
-        let free = !self.busy & ((1u32 << lanes) - 1);
-        assert!(free != 0, "a free lane exists between calls");
-        let i = free.trailing_zeros() as usize;
+    /// from this manager; its job's buffer is readable for `job.len` blocks
+    /// until then.
+    pub(crate) unsafe fn submit(&mut self, ctx: *mut HashCtx<F>) -> *mut HashCtx<F> {
         // SAFETY: `ctx` is valid and nobody refers to it (the caller's
         // contract); plain field accesses through the raw pointer.
-        unsafe {
-            self.states.as_mut()[i] = (&raw const (*ctx).job.result_digest).read();
+        let state = unsafe {
             (&raw mut (*ctx).job.status).write(JOB_BEING_PROCESSED);
-        }
-        self.data.as_mut()[i] = data;
-        self.blocks.as_mut()[i] = blocks;
-        self.jobs.as_mut()[i] = ctx;
-        self.busy |= 1 << i;
-        if (self.busy.count_ones() as usize) < lanes {
+            (&raw const (*ctx).job.result_digest).read()
+        };
+        let job = IsalJob {
+            ctx: NonNull::new(ctx).expect("a checked context"),
+            done: 0,
+        };
+        self.set.insert(state, job);
+        if self.set.in_flight() < self.lane_count as usize {
             return ptr::null_mut();
         }
-        let i = self.run(engine);
-        self.retire(i)
+        self.flush()
     }
 
     /// Runs the busy lanes until a job finishes and returns its context;
     /// NULL if no lane is busy.
-    pub(crate) fn flush(&mut self, engine: &F::Engine) -> *mut HashCtx<F> {
-        if self.busy == 0 {
-            return ptr::null_mut();
+    #[inline]
+    pub(crate) fn flush(&mut self) -> *mut HashCtx<F> {
+        match self.set.run(self.engine) {
+            Some(i) => self.retire(i),
+            None => ptr::null_mut(),
         }
-        let i = self.run(engine);
-        self.retire(i)
-    }
-
-    /// Runs the busy lanes (at least one) until one has no block left;
-    /// returns it.
-    fn run(&mut self, engine: &F::Engine) -> usize {
-        let busy = self.busy;
-        debug_assert!(busy != 0);
-        let blocks = self.blocks.as_ref();
-        let mut n = u32::MAX;
-        for i in lanes_of(busy) {
-            if blocks[i] == 0 {
-                // Finished in an earlier run.
-                return i;
-            }
-            n = n.min(blocks[i]);
-        }
-        let first = busy.trailing_zeros() as usize;
-        let data = self.data.as_ref();
-        let lane_blocks: [&[F::Block]; MAX_LANES] = core::array::from_fn(|i| {
-            let lane = if i < F::MAX_LANES && busy & (1 << i) != 0 {
-                i
-            } else {
-                first
-            };
-            // SAFETY: a busy lane's data is readable for its remaining
-            // blocks, at least `n`, until its job comes back (the contract
-            // of `submit`); nothing writes it meanwhile (contexts whose
-            // partial block is in a lane are not referenced while a job is
-            // in flight).
-            unsafe { core::slice::from_raw_parts(data[lane], n as usize) }
-        });
-        let states = self.states.as_mut();
-        match <&mut [[F::Word; 8]; MAX_LANES]>::try_from(&mut *states) {
-            Ok(all) => engine.compress_lanes(all, &lane_blocks, busy),
-            Err(_) => {
-                // Fewer lanes than the engine's array (SHA-512): run a copy.
-                let mut all = [[F::Word::default(); 8]; MAX_LANES];
-                all[..states.len()].copy_from_slice(states);
-                engine.compress_lanes(&mut all, &lane_blocks, busy);
-                states.copy_from_slice(&all[..states.len()]);
-            }
-        }
-        let mut done = None;
-        for i in lanes_of(busy) {
-            self.data.as_mut()[i] = lane_blocks[i].as_ptr_range().end;
-            let left = &mut self.blocks.as_mut()[i];
-            *left -= n;
-            if *left == 0 && done.is_none() {
-                done = Some(i);
-            }
-        }
-        done.expect("the shortest job finishes")
     }
 
     /// Takes the finished job out of lane `i`: writes its state back to
     /// its context and returns the context.
     fn retire(&mut self, i: usize) -> *mut HashCtx<F> {
-        let ctx = core::mem::replace(&mut self.jobs.as_mut()[i], ptr::null_mut());
-        let state = self.states.as_ref()[i];
+        let (state, job) = self.set.take(i);
+        let ctx = job.ctx.as_ptr();
         // SAFETY: a busy lane's context is valid and nobody refers to it
         // until it comes back (the contract of `submit`), which is now.
         unsafe {
             (&raw mut (*ctx).job.result_digest).write(state);
             (&raw mut (*ctx).job.status).write(JOB_COMPLETED);
         }
-        self.data.as_mut()[i] = ptr::null();
-        self.busy &= !(1 << i);
         ctx
     }
-}
-
-/// The set bits of `mask`, lowest first.
-fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
-    let mut m = mask;
-    core::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            i
-        })
-    })
 }
 
 /// The blocks of a context's partial block buffer (raw, with the context

@@ -12,8 +12,10 @@ use core::ffi::c_void;
 use core::mem::{MaybeUninit, align_of, offset_of, size_of};
 
 use mbhash_core::alg::{Algorithm, Family, Sha256, Sha256Family, Sha512, Sha512Family};
+use mbhash_core::lanes::{LaneCount, Lanes};
 
-use super::lanes::LaneMgr;
+use super::engine_cell::EngineCell;
+use super::lanes::{IsalJob, LaneMgr};
 
 /// What differs between isa-l_crypto's SHA-256 and SHA-512 managers.
 pub(crate) trait IsalFamily: Family {
@@ -23,8 +25,8 @@ pub(crate) trait IsalFamily: Family {
     type Partial: AsRef<[u8]> + AsMut<[u8]>;
     /// Padding after a job's last field, up to a multiple of 64 bytes.
     type JobTail;
-    /// `[T; MAX_LANES]`: per-lane state of the manager.
-    type Lanes<T: Copy>: Copy + AsRef<[T]> + AsMut<[T]>;
+    /// The lane count of the manager: `MAX_LANES`.
+    type Lanes: LaneCount<Self, IsalJob<Self>>;
     /// The C manager type (opaque here).
     type Mgr;
     /// Lanes of isa-l_crypto's manager: 16 for SHA-256, 8 for SHA-512.
@@ -34,22 +36,23 @@ pub(crate) trait IsalFamily: Family {
     /// `_Alignof` of the C manager.
     const MGR_ALIGN: usize;
 
-    /// `[value; MAX_LANES]`.
-    fn lanes<T: Copy>(value: T) -> Self::Lanes<T>;
+    /// The family's configured engine, looked up once per process.
+    fn engine_cell() -> &'static EngineCell<Self::Engine>;
 }
 
 impl IsalFamily for Sha256Family {
     type Alg = Sha256;
     type Partial = [u8; 128];
     type JobTail = [u8; 16];
-    type Lanes<T: Copy> = [T; 16];
+    type Lanes = Lanes<16>;
     type Mgr = Sha256CtxMgr;
     const MAX_LANES: usize = 16;
     const MGR_SIZE: usize = 848;
     const MGR_ALIGN: usize = 16;
 
-    fn lanes<T: Copy>(value: T) -> [T; 16] {
-        [value; 16]
+    fn engine_cell() -> &'static EngineCell<Self::Engine> {
+        static CELL: EngineCell<mbhash_core::engine::Sha256Engine> = EngineCell::new();
+        &CELL
     }
 }
 
@@ -57,14 +60,15 @@ impl IsalFamily for Sha512Family {
     type Alg = Sha512;
     type Partial = [u8; 256];
     type JobTail = [u8; 48];
-    type Lanes<T: Copy> = [T; 8];
+    type Lanes = Lanes<8>;
     type Mgr = Sha512CtxMgr;
     const MAX_LANES: usize = 8;
     const MGR_SIZE: usize = 720;
     const MGR_ALIGN: usize = 8;
 
-    fn lanes<T: Copy>(value: T) -> [T; 8] {
-        [value; 8]
+    fn engine_cell() -> &'static EngineCell<Self::Engine> {
+        static CELL: EngineCell<mbhash_core::engine::Sha512Engine> = EngineCell::new();
+        &CELL
     }
 }
 
@@ -177,6 +181,8 @@ const _: () = {
     assert!(align_of::<Sha512CtxMgr>() == Sha512Family::MGR_ALIGN);
     assert!(size_of::<LaneMgr<Sha256Family>>() <= Sha256Family::MGR_SIZE);
     assert!(size_of::<LaneMgr<Sha512Family>>() <= Sha512Family::MGR_SIZE);
+    assert!(size_of::<LaneMgr<Sha256Family>>() == 792);
+    assert!(size_of::<LaneMgr<Sha512Family>>() == 664);
     assert!(align_of::<LaneMgr<Sha256Family>>() == MGR_ALIGN);
     assert!(align_of::<LaneMgr<Sha512Family>>() == MGR_ALIGN);
 };

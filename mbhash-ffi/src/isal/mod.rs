@@ -16,8 +16,9 @@
 //!   them out (a job at offset 0 of each context; the manager's size), and
 //!   our own lane state inside the manager's memory;
 //! * `lanes`: the job manager ("scheduler"): jobs of whole blocks in SIMD
-//!   lanes, run through the configured engine's
-//!   [`LaneEngine::compress_lanes`](mbhash_core::engine::LaneEngine::compress_lanes);
+//!   lanes, on the lane scheduler of `mbhash-core`
+//!   ([`LaneSet`](mbhash_core::lanes::LaneSet)), with the configured engine
+//!   looked up once per process (`engine_cell`) and kept in the manager;
 //! * `ctx`: the context layer: flags, errors, partial blocks and padding
 //!   in the context's `partial_block_buffer`, exactly as isa-l_crypto does;
 //! * `api`: the exports, their argument checks and panic boundaries.
@@ -37,6 +38,7 @@
 
 mod api;
 mod ctx;
+mod engine_cell;
 mod lanes;
 mod layout;
 

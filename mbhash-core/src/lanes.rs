@@ -1,0 +1,290 @@
+//! The lane scheduler: one set of SIMD lanes under every manager.
+//!
+//! A [`LaneSet`] is what isa-l_crypto calls the lane manager: the chaining
+//! state of the job in each lane, the jobs themselves and two masks (busy,
+//! done). A job is anything that can show the blocks it compresses next and
+//! move past them ([`LaneJob`]). The set puts a job in the lowest free lane
+//! ([`LaneSet::insert`]), runs the busy lanes until some job is done
+//! ([`LaneSet::run`]: the shortest job's block count in every lane, idle
+//! lanes pointing at a busy lane's blocks as filler, one engine call) and
+//! hands a done job back with its state ([`LaneSet::take`]).
+//!
+//! It serves the [`JobManager`](crate::JobManager) (jobs borrowing Rust
+//! contexts and data), `hash_many`'s short path (padded messages on the
+//! stack) and the C library's isa-l_crypto drop-in manager (jobs in C
+//! contexts, the set inside the caller's manager memory: hence
+//! `#[repr(C)]` and no heap). The lane count is a type ([`Lanes`]), so a
+//! set is exactly as large as its family needs.
+
+use core::fmt;
+
+use crate::alg::{Family, MAX_LANES};
+use crate::engine::LaneEngine;
+
+/// A job in a lane: the blocks it compresses next, and a way past them.
+pub trait LaneJob<F: Family> {
+    /// The blocks the job compresses next; never empty while the job is in
+    /// a lane and not done.
+    fn blocks(&self) -> &[F::Block];
+
+    /// The first `n` blocks of [`LaneJob::blocks`] were compressed; returns
+    /// true if the job has nothing more to compress.
+    fn advance(&mut self, n: usize) -> bool;
+}
+
+/// The per-lane arrays of a set of `N` lanes.
+pub trait LaneCount<F: Family, J>: 'static {
+    /// Lanes in the set (at most [`MAX_LANES`]).
+    const N: usize;
+    /// `[[F::Word; 8]; N]`.
+    type States: AsRef<[[F::Word; 8]]> + AsMut<[[F::Word; 8]]>;
+    /// `[Option<J>; N]`.
+    type Jobs: AsRef<[Option<J>]> + AsMut<[Option<J>]>;
+    /// The arrays, states set to `state` and no job.
+    fn new(state: [F::Word; 8]) -> (Self::States, Self::Jobs);
+}
+
+/// `N` lanes: the [`LaneCount`] of a [`LaneSet`].
+#[derive(Debug)]
+pub enum Lanes<const N: usize> {}
+
+impl<F: Family, J, const N: usize> LaneCount<F, J> for Lanes<N> {
+    const N: usize = {
+        assert!(N >= 1 && N <= MAX_LANES, "1 to 16 lanes");
+        N
+    };
+    type States = [[F::Word; 8]; N];
+    type Jobs = [Option<J>; N];
+    #[inline(always)]
+    fn new(state: [F::Word; 8]) -> (Self::States, Self::Jobs) {
+        ([state; N], [const { None }; N])
+    }
+}
+
+/// A set of SIMD lanes holding jobs of the family `F`; `L` is the lane
+/// count ([`Lanes<N>`](Lanes)).
+#[repr(C)]
+pub struct LaneSet<F: Family, J, L: LaneCount<F, J>> {
+    /// Chaining state of each lane's job.
+    states: L::States,
+    /// The job in each lane.
+    jobs: L::Jobs,
+    /// Lanes holding a job.
+    busy: u32,
+    /// Lanes whose job has nothing left to compress.
+    done: u32,
+}
+
+impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
+    /// An empty set (its states are `state`, unused).
+    #[inline(always)]
+    pub fn new(state: [F::Word; 8]) -> Self {
+        let (states, jobs) = L::new(state);
+        LaneSet {
+            states,
+            jobs,
+            busy: 0,
+            done: 0,
+        }
+    }
+
+    /// The number of lanes.
+    pub const fn lanes(&self) -> usize {
+        L::N
+    }
+
+    /// Lanes holding a job, as a bit mask.
+    #[inline]
+    pub fn busy(&self) -> u32 {
+        self.busy
+    }
+
+    /// Jobs held.
+    #[inline]
+    pub fn in_flight(&self) -> usize {
+        self.busy.count_ones() as usize
+    }
+
+    /// True if no job is held.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.busy == 0
+    }
+
+    /// The jobs held, with their lanes.
+    pub fn jobs(&self) -> impl Iterator<Item = (usize, &J)> {
+        self.jobs
+            .as_ref()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, j)| j.as_ref().map(|j| (i, j)))
+    }
+
+    /// Puts `job`, whose chaining state is `state`, in the lowest free
+    /// lane; returns the lane. A job with no blocks is done at once.
+    ///
+    /// # Panics
+    /// If every lane is busy.
+    #[inline]
+    pub fn insert(&mut self, state: [F::Word; 8], job: J) -> usize {
+        let i = (!self.busy).trailing_zeros() as usize;
+        assert!(i < L::N, "a lane set has a free lane for an insert");
+        if job.blocks().is_empty() {
+            self.done |= 1 << i;
+        }
+        self.states.as_mut()[i] = state;
+        self.jobs.as_mut()[i] = Some(job);
+        self.busy |= 1 << i;
+        i
+    }
+
+    /// Runs the busy lanes until some job is done; returns its lane (the
+    /// lowest done one), or `None` if the set is empty.
+    ///
+    /// Each round compresses the shortest busy job's block count in every
+    /// busy lane, in one engine call; idle lanes get a busy lane's blocks as
+    /// filler (their states are garbage afterwards). A lone busy lane runs
+    /// on the engine's one-stream path.
+    pub fn run<E: LaneEngine<F>>(&mut self, engine: &E) -> Option<usize> {
+        loop {
+            if self.done != 0 {
+                return Some(self.done.trailing_zeros() as usize);
+            }
+            let busy = self.busy;
+            if busy == 0 {
+                return None;
+            }
+            let jobs = self.jobs.as_mut();
+            let states = self.states.as_mut();
+            if busy.is_power_of_two() {
+                let i = busy.trailing_zeros() as usize;
+                let job = jobs[i].as_mut().expect("a busy lane has a job");
+                let blocks = job.blocks();
+                let n = blocks.len();
+                engine.compress_one(&mut states[i], blocks);
+                if job.advance(n) {
+                    self.done |= 1 << i;
+                }
+                continue;
+            }
+            self.done = Self::round(engine, states, jobs, busy);
+        }
+    }
+
+    /// One round over the busy lanes (at least two): the shortest job's
+    /// block count in every lane, one engine call; returns the lanes whose
+    /// job is done.
+    #[inline]
+    fn round<E: LaneEngine<F>>(
+        engine: &E,
+        states: &mut [[F::Word; 8]],
+        jobs: &mut [Option<J>],
+        busy: u32,
+    ) -> u32 {
+        let mut blocks: [&[F::Block]; MAX_LANES] = [&[]; MAX_LANES];
+        let mut n = usize::MAX;
+        for i in lanes_of(busy) {
+            let b = jobs[i].as_ref().map_or(&[][..], |j| j.blocks());
+            n = n.min(b.len());
+            blocks[i] = b;
+        }
+        debug_assert!(n > 0, "busy lanes that are not done have blocks");
+        let filler = &blocks[busy.trailing_zeros() as usize][..n];
+        for (i, b) in blocks[..L::N].iter_mut().enumerate() {
+            *b = if busy & (1 << i) != 0 {
+                &b[..n]
+            } else {
+                filler
+            };
+        }
+        engine.compress_lanes(states, &blocks[..L::N], busy);
+        let mut done = 0;
+        for i in lanes_of(busy) {
+            if jobs[i].as_mut().is_some_and(|j| j.advance(n)) {
+                done |= 1 << i;
+            }
+        }
+        done
+    }
+
+    /// Runs every job to its end, handing each done one to `f` with its
+    /// lane and state as it finishes (lowest lane first within a round);
+    /// the set is empty afterwards.
+    pub fn run_all<E: LaneEngine<F>>(
+        &mut self,
+        engine: &E,
+        mut f: impl FnMut(usize, [F::Word; 8], J),
+    ) {
+        loop {
+            while self.done != 0 {
+                let i = self.done.trailing_zeros() as usize;
+                let (state, job) = self.take(i);
+                f(i, state, job);
+            }
+            if self.busy == 0 {
+                return;
+            }
+            if self.busy.is_power_of_two() {
+                self.run(engine);
+                continue;
+            }
+            let busy = self.busy;
+            self.done = Self::round(engine, self.states.as_mut(), self.jobs.as_mut(), busy);
+        }
+    }
+
+    /// Takes the job out of lane `i` with its chaining state.
+    ///
+    /// # Panics
+    /// If lane `i` holds no job.
+    #[inline]
+    pub fn take(&mut self, i: usize) -> ([F::Word; 8], J) {
+        let job = self.jobs.as_mut()[i].take().expect("a job in the lane");
+        self.busy &= !(1 << i);
+        self.done &= !(1 << i);
+        (self.states.as_ref()[i], job)
+    }
+}
+
+impl<F: Family, J, L: LaneCount<F, J>> fmt::Debug for LaneSet<F, J, L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LaneSet")
+            .field("lanes", &L::N)
+            .field("busy", &format_args!("{:#x}", self.busy))
+            .field("done", &format_args!("{:#x}", self.done))
+            .finish()
+    }
+}
+
+/// Indices of the set bits of `mask`, lowest first.
+#[inline]
+pub(crate) fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    core::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            i
+        })
+    })
+}
+
+/// A job of blocks in a slice (e.g. a padded message): done when they are.
+#[derive(Clone, Copy, Debug)]
+pub struct SliceJob<'a, F: Family> {
+    /// The blocks left.
+    pub blocks: &'a [F::Block],
+}
+
+impl<F: Family> LaneJob<F> for SliceJob<'_, F> {
+    #[inline]
+    fn blocks(&self) -> &[F::Block] {
+        self.blocks
+    }
+
+    #[inline]
+    fn advance(&mut self, n: usize) -> bool {
+        self.blocks = &self.blocks[n..];
+        self.blocks.is_empty()
+    }
+}
