@@ -30,8 +30,8 @@
 //! `auto` therefore picks per *size class* (lengths of the same bit length,
 //! `2^(b-1)..2^b`): the first time it is used it times every supported
 //! kernel on the smallest length of each class, a power of two (the best of
-//! a few short trials, about a millisecond in all) and keeps the cheapest
-//! for each class. [`auto_choices`] shows what it chose.
+//! a few short trials after a warm-up, one to two milliseconds in all) and
+//! keeps the cheapest for each class. [`auto_choices`] shows what it chose.
 //!
 //! The environment variable `MBHASH_CRC32C_ENGINE` (`auto`, `table`,
 //! `sse42`, `vpclmul` or `vpclmul-fold`) overrides the choice for
@@ -344,6 +344,8 @@ fn calibrate() -> (Selected, AutoChoices) {
     use std::hint::black_box;
     use std::time::Instant;
     const ROUNDS: usize = 5;
+    /// Microseconds of untimed warm-up.
+    const WARM_UP_US: u128 = 600;
     /// Bytes hashed per timed batch (at least one call).
     const BATCH: usize = 8 << 10;
 
@@ -356,6 +358,21 @@ fn calibrate() -> (Selected, AutoChoices) {
         x ^= x >> 17;
         x ^= x << 5;
         *b = x as u8;
+    }
+    // Warm-up: a core that has not run 512-bit instructions for a while
+    // runs them slowly (at a fraction of their rate, for up to about half a
+    // millisecond on Intel Xeon) while it powers those units up; timed
+    // then, the AVX-512 kernels lose classes they win. So each kernel first
+    // runs for about that long, untimed.
+    let warm = Instant::now();
+    while warm.elapsed().as_micros() < WARM_UP_US {
+        for k in kernels
+            .iter()
+            .flatten()
+            .filter(|k| k.engine() != Crc32cEngine::Table)
+        {
+            black_box(k.update(0, black_box(&data[..data.len().min(4096)])));
+        }
     }
     for _ in 0..ROUNDS {
         for (b, row) in cost.iter_mut().enumerate().skip(1) {
