@@ -158,7 +158,7 @@ fn family<K: mbhash_core::engine::Kernels>(algos: &str) -> Option<String> {
 
 /// The CRC32C listing; the configuration error, if any.
 fn crc32c_family() -> Option<String> {
-    use mbhash_core::crc32c::{self, Crc32cKernel};
+    use mbhash_core::crc32c::{self, Crc32cEngine, Crc32cKernel};
 
     let error = Crc32cKernel::try_configured().err();
     let configured = Crc32cKernel::configured();
@@ -166,20 +166,34 @@ fn crc32c_family() -> Option<String> {
     if let Some(e) = &error {
         println!("  error: {e}; running auto");
     }
-    let auto = crc32c::auto_engine();
-    for e in std::iter::once(None).chain(crc32c::engines().map(Some)) {
-        let (name, support) = match e {
-            None => ("auto", "supported"),
-            Some(e) if e.is_supported() => (e.name(), "supported"),
-            Some(e) => (e.name(), "unsupported"),
+    for e in crc32c::engines() {
+        let support = if e.is_supported() {
+            "supported"
+        } else {
+            "unsupported"
         };
-        let mark = if e == Some(configured.engine()) {
+        let mark = if e == configured.engine() {
             "  <- in use"
         } else {
             ""
         };
-        println!("  {name:<9} {support:<12}{mark}");
+        println!("  {:<12} {support:<12}{mark}", e.name());
     }
-    println!("  auto: {}", auto.name());
+    let auto = crc32c::auto_choices();
+    println!("  auto: kernel per size class, ns per call measured on this CPU:");
+    for (lo, hi, timed) in auto.classes() {
+        let range = if hi == usize::MAX {
+            format!("{lo}+ B")
+        } else {
+            format!("{lo}-{hi} B")
+        };
+        print!("    {range:<15} {:<12}", auto.choice(timed).name());
+        for k in Crc32cEngine::KERNELS {
+            if let Some(c) = auto.cost(k, timed) {
+                print!(" {}:{c:.1}", k.name());
+            }
+        }
+        println!();
+    }
     error.map(|e| e.to_string())
 }

@@ -20,27 +20,33 @@
 //!
 //! [`Crc32cEngine`] names the kernels of `mbhash_simd::crc32c`: `table`
 //! (portable slice-by-8), `sse42` (the `crc32` instruction on six streams,
-//! recombined with PCLMULQDQ) and `vpclmul` (AVX-512 VPCLMULQDQ folding,
-//! fused with `crc32` streams from 800 bytes on, the `sse42` single chain
-//! below 160 bytes). `auto` is the fastest one the CPU supports, in that
-//! order of preference: on AMD Zen 5 and 5 `vpclmul` is never slower than
-//! `sse42` (it hands short inputs to the same code), and `sse42` is 10 to 25
-//! times faster than `table`.
+//! recombined with PCLMULQDQ), `vpclmul` (AVX-512 VPCLMULQDQ folding, fused
+//! with `crc32` streams from 800 bytes on, the `sse42` single chain below
+//! 160 bytes) and `vpclmul-fold` (AVX-512 VPCLMULQDQ folding alone, eight
+//! accumulators). Which is fastest depends on the CPU and the length: the
+//! fused kernel wins where `crc32` is cheap next to VPCLMULQDQ (AMD Zen 5),
+//! folding alone where the carry-less multiplier is wide (Intel Xeon).
 //!
-//! The environment variable `MBHASH_CRC32C_ENGINE` (`auto`, `table`, `sse42`
-//! or `vpclmul`) overrides the choice for [`crc32c`], [`crc32c_append`],
-//! [`crc32c_combine`] and [`Crc32c`]. It is read once, at first use, and the
-//! kernel is cached: no detection happens per call. Engine selection
-//! follows the rule of every family (see [`crate::engine`]): those
-//! functions cannot fail, so with a name that is unknown or unsupported by
-//! this CPU they run the `auto` engine, silently; the error (the one
-//! [`EngineError`], naming the valid engines) is returned by
-//! [`configured_engine`] and [`Crc32cKernel::try_configured`], shown by
-//! `mbhash engines`, and returned by the C library's `mbh_crc32c*`. Use
-//! [`engine`] to see which engine is in use and [`crc32c_with`] to run a
-//! given one.
+//! `auto` therefore picks per *size class* (lengths of the same bit length,
+//! `2^(b-1)..2^b`): the first time it is used it times every supported
+//! kernel on the smallest length of each class, a power of two (the best of
+//! a few short trials after a warm-up, one to two milliseconds in all) and
+//! keeps the cheapest for each class. [`auto_choices`] shows what it chose.
+//!
+//! The environment variable `MBHASH_CRC32C_ENGINE` (`auto`, `table`,
+//! `sse42`, `vpclmul` or `vpclmul-fold`) overrides the choice for
+//! [`crc32c`], [`crc32c_append`], [`crc32c_combine`] and [`Crc32c`]. It is
+//! read once, at first use, and the kernels are cached: no detection
+//! happens per call. Engine selection follows the rule of every family (see
+//! [`crate::engine`]): those functions cannot fail, so with a name that is
+//! unknown or unsupported by this CPU they run the `auto` engine, silently;
+//! the error (the one [`EngineError`], naming the valid engines) is
+//! returned by [`configured_engine`] and [`Crc32cKernel::try_configured`],
+//! shown by `mbhash engines`, and returned by the C library's
+//! `mbh_crc32c*`. Use [`engine`] to see which engine is in use and
+//! [`crc32c_with`] to run a given one.
 
-use mbhash_simd::crc32c::{Kernel, Sse42, Table, Vpclmul};
+use mbhash_simd::crc32c::{Kernel, Sse42, Table, Vpclmul, VpclmulFold};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -50,51 +56,70 @@ use crate::engine::{EngineNames, from_env};
 /// The environment variable that overrides the engine choice.
 pub const ENGINE_VAR: &str = "MBHASH_CRC32C_ENGINE";
 
-/// A CRC32C implementation.
+/// A CRC32C implementation: `auto` or one kernel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Crc32cEngine {
+    /// The cheapest supported kernel for each size class, measured on this
+    /// CPU at first use.
+    Auto,
     /// Portable slice-by-8 tables; any CPU.
     Table,
     /// SSE4.2 `crc32` on six interleaved streams, recombined with PCLMULQDQ.
     Sse42,
     /// AVX-512 VPCLMULQDQ folding fused with `crc32` streams.
     Vpclmul,
+    /// AVX-512 VPCLMULQDQ folding alone, eight 512-bit accumulators.
+    VpclmulFold,
 }
 
 impl Crc32cEngine {
-    /// Every engine, slowest first.
-    pub const ALL: [Crc32cEngine; 3] = [
+    /// Every engine: `auto`, then the kernels, slowest first.
+    pub const ALL: [Crc32cEngine; 5] = [
+        Crc32cEngine::Auto,
         Crc32cEngine::Table,
         Crc32cEngine::Sse42,
         Crc32cEngine::Vpclmul,
+        Crc32cEngine::VpclmulFold,
+    ];
+
+    /// The kernels `auto` chooses among.
+    pub const KERNELS: [Crc32cEngine; 4] = [
+        Crc32cEngine::Table,
+        Crc32cEngine::Sse42,
+        Crc32cEngine::Vpclmul,
+        Crc32cEngine::VpclmulFold,
     ];
 
     /// The name used by [`select_engine`] and `MBHASH_CRC32C_ENGINE`.
     pub const fn name(self) -> &'static str {
         match self {
+            Crc32cEngine::Auto => "auto",
             Crc32cEngine::Table => "table",
             Crc32cEngine::Sse42 => "sse42",
             Crc32cEngine::Vpclmul => "vpclmul",
+            Crc32cEngine::VpclmulFold => "vpclmul-fold",
         }
     }
 
-    /// The engine called `name` (not `auto`: see [`select_engine`]).
+    /// The engine called `name`.
     pub fn from_name(name: &str) -> Option<Crc32cEngine> {
         Crc32cEngine::ALL.into_iter().find(|e| e.name() == name)
     }
 
     /// True if this CPU can run the engine (and `MBHASH_DISABLE` does not
-    /// hide the features it needs).
+    /// hide the features it needs); `auto` always runs.
     pub fn is_supported(self) -> bool {
-        self.kernel().is_some()
+        match self {
+            Crc32cEngine::Auto => true,
+            _ => One::new(self).is_some(),
+        }
     }
 
     fn kernel(self) -> Option<Selected> {
-        Some(match self {
-            Crc32cEngine::Table => Selected::Table(Table),
-            Crc32cEngine::Sse42 => Selected::Sse42(Sse42::new()?),
-            Crc32cEngine::Vpclmul => Selected::Vpclmul(Sse42::new()?, Vpclmul::new()?),
-        })
+        match self {
+            Crc32cEngine::Auto => Some(*auto()),
+            _ => One::new(self).map(Selected::only),
+        }
     }
 }
 
@@ -104,27 +129,20 @@ impl fmt::Display for Crc32cEngine {
     }
 }
 
-/// Every engine, supported here or not, slowest first.
-pub fn engines() -> [Crc32cEngine; 3] {
+/// Every engine, supported here or not: `auto`, then the kernels.
+pub fn engines() -> [Crc32cEngine; 5] {
     Crc32cEngine::ALL
 }
 
-/// The fastest engine this CPU supports (what `auto` means).
+/// The engine used when none is configured: [`Crc32cEngine::Auto`].
 pub fn auto_engine() -> Crc32cEngine {
-    Crc32cEngine::ALL
-        .into_iter()
-        .rev()
-        .find(|e| e.is_supported())
-        .unwrap_or(Crc32cEngine::Table)
+    Crc32cEngine::Auto
 }
 
-/// The engine called `name`: `auto` (the fastest supported) or one of
-/// [`Crc32cEngine::name`]; an error if unknown or unsupported by this CPU.
+/// The engine called `name` (one of [`Crc32cEngine::name`]); an error if
+/// unknown or unsupported by this CPU.
 pub fn select_engine(name: &str) -> Result<Crc32cEngine, EngineError> {
     let name = name.trim();
-    if name == "auto" {
-        return Ok(auto_engine());
-    }
     let error = |kind| EngineError::new::<Crc32cKernel>(name, kind);
     match Crc32cEngine::from_name(name) {
         None => Err(error(EngineErrorKind::Unknown)),
@@ -149,20 +167,33 @@ pub fn engine() -> Crc32cEngine {
     selected().engine()
 }
 
-/// A kernel token, ready to run.
+/// One kernel token, ready to run.
 #[derive(Clone, Copy, Debug)]
-enum Selected {
+enum One {
     Table(Table),
     Sse42(Sse42),
-    Vpclmul(Sse42, Vpclmul),
+    Vpclmul(Vpclmul),
+    VpclmulFold(VpclmulFold),
 }
 
-impl Selected {
+impl One {
+    /// The token of a kernel engine (`None` for `auto`, or unsupported).
+    fn new(engine: Crc32cEngine) -> Option<One> {
+        Some(match engine {
+            Crc32cEngine::Auto => return None,
+            Crc32cEngine::Table => One::Table(Table),
+            Crc32cEngine::Sse42 => One::Sse42(Sse42::new()?),
+            Crc32cEngine::Vpclmul => One::Vpclmul(Vpclmul::new()?),
+            Crc32cEngine::VpclmulFold => One::VpclmulFold(VpclmulFold::new()?),
+        })
+    }
+
     fn engine(self) -> Crc32cEngine {
         match self {
-            Selected::Table(_) => Crc32cEngine::Table,
-            Selected::Sse42(_) => Crc32cEngine::Sse42,
-            Selected::Vpclmul(..) => Crc32cEngine::Vpclmul,
+            One::Table(_) => Crc32cEngine::Table,
+            One::Sse42(_) => Crc32cEngine::Sse42,
+            One::Vpclmul(_) => Crc32cEngine::Vpclmul,
+            One::VpclmulFold(_) => Crc32cEngine::VpclmulFold,
         }
     }
 
@@ -170,11 +201,10 @@ impl Selected {
     #[inline]
     fn update(self, crc: u32, data: &[u8]) -> u32 {
         match self {
-            Selected::Table(k) => k.update(crc, data),
-            Selected::Sse42(k) => k.update(crc, data),
-            // The kernel itself hands short inputs to the SSE4.2 chain:
-            // one comparison there rather than two.
-            Selected::Vpclmul(_, k) => k.update(crc, data),
+            One::Table(k) => k.update(crc, data),
+            One::Sse42(k) => k.update(crc, data),
+            One::Vpclmul(k) => k.update(crc, data),
+            One::VpclmulFold(k) => k.update(crc, data),
         }
     }
 
@@ -182,23 +212,264 @@ impl Selected {
     #[inline]
     fn shift(self, crc: u32, len: u64) -> u32 {
         match self {
-            Selected::Table(k) => k.shift(crc, len),
-            Selected::Sse42(k) | Selected::Vpclmul(k, _) => k.shift(crc, len),
+            One::Table(k) => k.shift(crc, len),
+            One::Sse42(k) => k.shift(crc, len),
+            One::Vpclmul(k) => k.shift(crc, len),
+            One::VpclmulFold(k) => k.shift(crc, len),
         }
     }
 }
 
-/// The cached kernel of [`engine`].
+/// Size classes: class `b` holds the lengths of bit length `b`
+/// (`2^(b-1) ..= 2^b - 1`; class 0 is the empty input).
+const CLASSES: usize = usize::BITS as usize + 1;
+
+/// The size class of a length.
 #[inline]
-fn selected() -> Selected {
-    static SELECTED: OnceLock<Selected> = OnceLock::new();
-    *SELECTED.get_or_init(|| {
-        // `crc32c()` cannot fail, and a storage path must not crash on a
-        // misspelt variable: a bad name means `auto` here, and the error is
-        // `configured_engine`'s to report.
-        let engine = configured_engine().unwrap_or_else(|_| auto_engine());
-        engine.kernel().unwrap_or(Selected::Table(Table))
-    })
+fn class(len: usize) -> usize {
+    (usize::BITS - len.leading_zeros()) as usize
+}
+
+/// An engine made ready: a kernel for every size class (the same one unless
+/// the engine is `auto`).
+#[derive(Clone, Copy, Debug)]
+struct Selected {
+    engine: Crc32cEngine,
+    by_class: [One; CLASSES],
+    /// For `shift` (the SIMD kernels share the PCLMULQDQ one).
+    shift: One,
+}
+
+impl Selected {
+    fn only(k: One) -> Selected {
+        Selected {
+            engine: k.engine(),
+            by_class: [k; CLASSES],
+            shift: k,
+        }
+    }
+
+    fn engine(&self) -> Crc32cEngine {
+        self.engine
+    }
+
+    /// Advances the raw register.
+    #[inline]
+    fn update(&self, crc: u32, data: &[u8]) -> u32 {
+        self.by_class[class(data.len())].update(crc, data)
+    }
+
+    /// `crc * x^(8*len) mod P`.
+    #[inline]
+    fn shift(&self, crc: u32, len: u64) -> u32 {
+        self.shift.shift(crc, len)
+    }
+}
+
+/// The largest size class `auto` times; longer inputs take its choice
+/// (every kernel is in its steady loop by then).
+const TIMED_CLASSES: usize = 17;
+
+/// The length `auto` times for class `b`: its smallest, a power of two
+/// (buffers of storage stacks mostly are, and a kernel's cost can change
+/// within a class: the `crc32` chain beats folding at 64 bytes on Intel
+/// Xeon, not at 96).
+const fn class_length(b: usize) -> usize {
+    if b == 0 { 0 } else { 1 << (b - 1) }
+}
+
+/// The table kernel is timed up to this class; its cost beyond grows with
+/// the length alone (the same loop at every length), so it is scaled from
+/// there rather than measured at length (which would take milliseconds).
+const TABLE_TIMED: usize = 12;
+
+/// What `auto` measured: nanoseconds per call of each kernel
+/// ([`Crc32cEngine::KERNELS`] order; infinite when unsupported) for each
+/// size class it timed.
+#[derive(Clone, Debug)]
+pub struct AutoChoices {
+    cost: [[f64; 4]; TIMED_CLASSES + 1],
+    choice: [Crc32cEngine; TIMED_CLASSES + 1],
+}
+
+impl AutoChoices {
+    /// The size classes `auto` timed: `(smallest length, largest length,
+    /// length timed)` of each, in order; the last class also covers every
+    /// longer input.
+    pub fn classes(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        (1..=TIMED_CLASSES).map(|b| {
+            let hi = if b == TIMED_CLASSES {
+                usize::MAX
+            } else {
+                (1 << b) - 1
+            };
+            (1 << (b - 1), hi, class_length(b))
+        })
+    }
+
+    /// The kernel `auto` runs for `len` bytes.
+    pub fn choice(&self, len: usize) -> Crc32cEngine {
+        self.choice[class(len).min(TIMED_CLASSES)]
+    }
+
+    /// Nanoseconds per call `auto` measured for `kernel` on the length timed
+    /// for `len`'s class (`None` for `auto` or an unsupported kernel).
+    pub fn cost(&self, kernel: Crc32cEngine, len: usize) -> Option<f64> {
+        let i = Crc32cEngine::KERNELS.iter().position(|&k| k == kernel)?;
+        let c = self.cost[class(len).clamp(1, TIMED_CLASSES)][i];
+        c.is_finite().then_some(c)
+    }
+}
+
+/// What `auto` chose per size class, and the costs it measured.
+pub fn auto_choices() -> &'static AutoChoices {
+    &calibrated().1
+}
+
+/// The `auto` engine, calibrated at first use.
+fn auto() -> &'static Selected {
+    &calibrated().0
+}
+
+fn calibrated() -> &'static (Selected, AutoChoices) {
+    static AUTO: OnceLock<(Selected, AutoChoices)> = OnceLock::new();
+    AUTO.get_or_init(calibrate)
+}
+
+/// Times every supported kernel on one length per size class and keeps the
+/// cheapest: the minimum over a few rounds of a short batch of calls (the
+/// minimum, so that a round disturbed by another thread does not count),
+/// the kernels interleaved within each round.
+fn calibrate() -> (Selected, AutoChoices) {
+    use std::hint::black_box;
+    use std::time::Instant;
+    const ROUNDS: usize = 5;
+    /// Microseconds of untimed warm-up.
+    const WARM_UP_US: u128 = 600;
+    /// Bytes hashed per timed batch (at least one call).
+    const BATCH: usize = 8 << 10;
+
+    let kernels = Crc32cEngine::KERNELS.map(One::new);
+    let mut cost = [[f64::INFINITY; 4]; TIMED_CLASSES + 1];
+    let mut data = vec![0u8; class_length(TIMED_CLASSES)];
+    let mut x = 0x9e37_79b9_u32;
+    for b in data.iter_mut() {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        *b = x as u8;
+    }
+    // Warm-up: a core that has not run 512-bit instructions for a while
+    // runs them slowly (at a fraction of their rate, for up to about half a
+    // millisecond on Intel Xeon) while it powers those units up; timed
+    // then, the AVX-512 kernels lose classes they win. So each kernel first
+    // runs for about that long, untimed.
+    let warm = Instant::now();
+    while warm.elapsed().as_micros() < WARM_UP_US {
+        for k in kernels
+            .iter()
+            .flatten()
+            .filter(|k| k.engine() != Crc32cEngine::Table)
+        {
+            black_box(k.update(0, black_box(&data[..data.len().min(4096)])));
+        }
+    }
+    for _ in 0..ROUNDS {
+        for (b, row) in cost.iter_mut().enumerate().skip(1) {
+            let piece = &data[..class_length(b)];
+            let calls = (BATCH / (piece.len() + 32)).clamp(1, 256);
+            for (i, k) in kernels.iter().enumerate() {
+                let Some(k) = *k else { continue };
+                if k.engine() == Crc32cEngine::Table && b > TABLE_TIMED {
+                    continue;
+                }
+                let t = Instant::now();
+                for _ in 0..calls {
+                    black_box(k.update(0, black_box(piece)));
+                }
+                let ns = t.elapsed().as_nanos() as f64 / calls as f64;
+                row[i] = row[i].min(ns);
+            }
+        }
+    }
+    let t = Crc32cEngine::KERNELS
+        .iter()
+        .position(|&k| k == Crc32cEngine::Table)
+        .unwrap_or(0);
+    for b in TABLE_TIMED + 1..=TIMED_CLASSES {
+        let scale = class_length(b) as f64 / class_length(TABLE_TIMED) as f64;
+        cost[b][t] = cost[TABLE_TIMED][t] * scale;
+    }
+
+    let table = One::Table(Table);
+    let mut picked = [table; TIMED_CLASSES + 1];
+    for (b, row) in cost.iter().enumerate().skip(1) {
+        let best = (0..4)
+            .filter(|&i| kernels[i].is_some() && row[i].is_finite())
+            .min_by(|&i, &j| row[i].total_cmp(&row[j]));
+        if let Some(i) = best {
+            picked[b] = kernels[i].unwrap_or(table);
+        }
+    }
+    // The empty input runs whatever the shortest inputs run.
+    picked[0] = picked[1];
+    let mut by_class = [picked[TIMED_CLASSES]; CLASSES];
+    by_class[..=TIMED_CLASSES].copy_from_slice(&picked);
+    // `shift` does not depend on the data: the fastest kernel that has one
+    // of its own (every SIMD kernel uses the PCLMULQDQ `shift`).
+    let shift = kernels[1..]
+        .iter()
+        .flatten()
+        .next()
+        .copied()
+        .unwrap_or(table);
+    let choices = AutoChoices {
+        cost,
+        choice: picked.map(One::engine),
+    };
+    (
+        Selected {
+            engine: Crc32cEngine::Auto,
+            by_class,
+            shift,
+        },
+        choices,
+    )
+}
+
+/// The cached kernels of [`engine`].
+static SELECTED: OnceLock<Selected> = OnceLock::new();
+
+/// The cached kernels of [`engine`], chosen at first use.
+#[inline]
+fn selected() -> &'static Selected {
+    SELECTED.get_or_init(choose)
+}
+
+fn choose() -> Selected {
+    // `crc32c()` cannot fail, and a storage path must not crash on a
+    // misspelt variable: a bad name means `auto` here, and the error is
+    // `configured_engine`'s to report.
+    let engine = configured_engine().unwrap_or_else(|_| auto_engine());
+    engine.kernel().unwrap_or_else(|| *auto())
+}
+
+/// Advances the raw register with the cached kernels. The first call
+/// takes a separate, out-of-line path, so that the usual one keeps
+/// nothing live across calls but the kernel's own (short inputs cost a
+/// few instructions around the kernel, also behind the C ABI).
+#[inline]
+fn update(crc: u32, data: &[u8]) -> u32 {
+    match SELECTED.get() {
+        Some(s) => s.update(crc, data),
+        None => first_update(crc, data),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn first_update(crc: u32, data: &[u8]) -> u32 {
+    selected().update(crc, data)
 }
 
 /// The CRC32C of `data`.
@@ -213,7 +484,7 @@ pub fn crc32c(data: &[u8]) -> u32 {
 /// `crc32c_append(0, data)` is `crc32c(data)`.
 #[inline]
 pub fn crc32c_append(crc: u32, data: &[u8]) -> u32 {
-    !selected().update(!crc, data)
+    !update(!crc, data)
 }
 
 /// [`crc32c_append`] with the given engine (for tests and benchmarks); an
@@ -232,12 +503,20 @@ pub fn crc32c_with(engine: Crc32cEngine, crc: u32, data: &[u8]) -> Result<u32, E
 /// assert_eq!(k.append(0, b"abc"), crc32c(b"abc"));
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Crc32cKernel(Selected);
+pub struct Crc32cKernel(&'static Selected);
 
 impl Crc32cKernel {
     /// The kernel of `engine`; an error if this CPU does not support it.
     pub fn new(engine: Crc32cEngine) -> Result<Self, EngineError> {
-        engine.kernel().map(Crc32cKernel).ok_or_else(|| {
+        // One made-ready engine per name, for the life of the process.
+        static READY: [OnceLock<Option<Selected>>; Crc32cEngine::ALL.len()] =
+            [const { OnceLock::new() }; Crc32cEngine::ALL.len()];
+        let i = Crc32cEngine::ALL.iter().position(|&e| e == engine);
+        let ready = match engine {
+            Crc32cEngine::Auto => Some(auto()),
+            _ => i.and_then(|i| READY[i].get_or_init(|| engine.kernel()).as_ref()),
+        };
+        ready.map(Crc32cKernel).ok_or_else(|| {
             EngineError::new::<Crc32cKernel>(engine.name(), EngineErrorKind::Unsupported)
         })
     }
@@ -250,9 +529,10 @@ impl Crc32cKernel {
         Self::new(select_engine(name)?)
     }
 
-    /// The `auto` engine: the fastest this CPU supports.
+    /// The `auto` engine: the cheapest kernel this CPU supports for each
+    /// size class.
     pub fn auto() -> Self {
-        Crc32cKernel(auto_engine().kernel().unwrap_or(Selected::Table(Table)))
+        Crc32cKernel(auto())
     }
 
     /// The engine `MBHASH_CRC32C_ENGINE` names, or `auto` when it is unset.
@@ -334,7 +614,7 @@ impl Crc32c {
     /// Appends `data` to the message.
     #[inline]
     pub fn update(&mut self, data: &[u8]) {
-        self.state = selected().update(self.state, data);
+        self.state = update(self.state, data);
     }
 
     /// The finished CRC32C of everything fed so far.
@@ -513,6 +793,42 @@ mod tests {
     }
 
     #[test]
+    fn auto_chooses_a_supported_kernel_per_class() {
+        let choices = auto_choices();
+        let theirs = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
+        let mut rng = Rng::new(6);
+        let data = rng.bytes((1 << 18) + 1);
+        let auto = Crc32cKernel::new(Crc32cEngine::Auto).unwrap();
+        assert_eq!(auto.engine(), Crc32cEngine::Auto);
+        let mut classes = 0;
+        for (lo, hi, timed) in choices.classes() {
+            classes += 1;
+            assert!(lo <= timed && timed <= hi, "{lo} {timed} {hi}");
+            for len in [lo, timed, hi.min(data.len())] {
+                let k = choices.choice(len);
+                assert!(k.is_supported() && k != Crc32cEngine::Auto, "{k}");
+                // The chosen kernel was timed, and was the cheapest.
+                let c = choices.cost(k, len).expect("timed");
+                for other in Crc32cEngine::KERNELS {
+                    if let Some(o) = choices.cost(other, len) {
+                        assert!(c <= o, "{k} {c} vs {other} {o} at {len}");
+                    }
+                }
+                assert_eq!(auto.append(0, &data[..len]), theirs.checksum(&data[..len]));
+            }
+        }
+        assert!(classes >= 10);
+        assert_eq!(choices.cost(Crc32cEngine::Auto, 64), None);
+        assert!(choices.cost(Crc32cEngine::Table, 1 << 20).is_some());
+        // Every class boundary, through the cached engine.
+        for b in 0..19 {
+            for len in [(1usize << b) - 1, 1 << b, (1 << b) + 1] {
+                assert_eq!(crc32c(&data[..len]), theirs.checksum(&data[..len]), "{len}");
+            }
+        }
+    }
+
+    #[test]
     fn configured_engine_follows_the_variable() {
         let asked = std::env::var(ENGINE_VAR).unwrap_or_default();
         if asked.trim().is_empty() {
@@ -547,7 +863,14 @@ mod tests {
         assert_eq!(err.kind(), EngineErrorKind::Unknown);
         assert_eq!(err.name(), "avx9000");
         let message = err.to_string();
-        for name in ["auto", "table", "sse42", "vpclmul", "avx9000"] {
+        for name in [
+            "auto",
+            "table",
+            "sse42",
+            "vpclmul",
+            "vpclmul-fold",
+            "avx9000",
+        ] {
             assert!(message.contains(name), "{message}");
         }
         assert!(select_engine("").is_err());

@@ -155,6 +155,7 @@ pub unsafe extern "C" fn mbh_result_str(result: u32) -> *const c_char {
 /// Without `std` (the kernel-style library, built with `panic = "abort"`)
 /// there is nothing to catch: a panic runs the crate's panic handler, which
 /// traps, so this just runs `f`.
+#[inline(always)]
 pub(crate) fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
     #[cfg(feature = "std")]
     {
@@ -172,6 +173,7 @@ pub(crate) fn guard<T>(on_panic: T, f: impl FnOnce() -> T) -> T {
 }
 
 /// The body of an export: `Err(code)` or a panic become the result code.
+#[inline(always)]
 pub(crate) fn boundary(f: impl FnOnce() -> Result<(), mbh_result>) -> mbh_result {
     match guard(Err(mbh_result::MBH_PANIC), f) {
         Ok(()) => mbh_result::MBH_OK,

@@ -1,16 +1,22 @@
 //! CRC32C (Castagnoli) for C callers.
 
 use mbhash_core::crc32c::{self, Crc32cKernel};
+use std::sync::OnceLock;
 
 use crate::boundary::{boundary, bytes, mbh_result, non_null, write_out};
 use crate::engine::engine_error;
 
 /// The configured kernel, or the error of `MBHASH_CRC32C_ENGINE`
 /// (`MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE`), as every `mbh_*`
-/// function that chooses an engine reports it. Read once, cached.
+/// function that chooses an engine reports it. Read once, cached: a call
+/// costs one load and a comparison.
+#[inline]
 fn kernel() -> Result<Crc32cKernel, mbh_result> {
-    crc32c::configured_engine().map_err(|e| engine_error(&e))?;
-    Ok(Crc32cKernel::configured())
+    static KERNEL: OnceLock<Result<Crc32cKernel, mbh_result>> = OnceLock::new();
+    *KERNEL.get_or_init(|| {
+        crc32c::configured_engine().map_err(|e| engine_error(&e))?;
+        Ok(Crc32cKernel::configured())
+    })
 }
 
 /// The CRC32C of `len` bytes at `data`, written to `*crc_out`.
@@ -47,13 +53,47 @@ pub unsafe extern "C" fn mbh_crc32c_append(
     len: usize,
     crc_out: *mut u32,
 ) -> mbh_result {
+    // SAFETY: forwarded contract.
+    unsafe { append(crc, data, len, crc_out) }
+}
+
+/// The body of `mbh_crc32c_append`, inlined there (one copy: with two, the
+/// panic boundary's closure is no longer inlined and every call pays for
+/// it). The argument checks come first, in one branch, the error codes
+/// sorted out off the hot path; then the CRC runs inside the panic
+/// boundary.
+///
+/// # Safety
+/// As for [`mbh_crc32c_append`].
+#[inline(always)]
+unsafe fn append(crc: u32, data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
+    if crc_out.is_null() || (data.is_null() && len != 0) || len > isize::MAX as usize {
+        // SAFETY: forwarded contract.
+        return unsafe { refused(data, len, crc_out) };
+    }
     boundary(|| {
-        non_null(crc_out)?;
-        // SAFETY: the caller's contract.
+        // SAFETY: the caller's contract, and the checks above (non-NULL
+        // unless empty, at most isize::MAX bytes).
         let data = unsafe { bytes(data, len) }?;
         let value = kernel()?.append(crc, data);
-        // SAFETY: non-NULL and writable (the caller's contract).
+        // SAFETY: non-NULL (checked above) and writable (the caller's
+        // contract).
         unsafe { write_out(crc_out, value) };
+        Ok(())
+    })
+}
+
+/// The error code for arguments that [`append`] refused.
+///
+/// # Safety
+/// As for [`mbh_crc32c_append`].
+#[cold]
+#[inline(never)]
+unsafe fn refused(data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
+    boundary(|| {
+        non_null(crc_out)?;
+        // SAFETY: the caller's contract; this only checks the arguments.
+        unsafe { bytes(data, len) }?;
         Ok(())
     })
 }

@@ -4,7 +4,9 @@ mod common;
 
 use common::{Rng, token_or_skip};
 use mbhash_simd::cpu::{self, Feature};
-use mbhash_simd::crc32c::{self, Kernel, Sse42, Table, Vpclmul, vpclmul};
+use mbhash_simd::crc32c::{
+    self, Kernel, Sse42, Table, Vpclmul, VpclmulFold, vpclmul, vpclmul_fold,
+};
 
 const ISCSI: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISCSI);
 
@@ -65,7 +67,15 @@ fn check_kernel<K: Kernel>(kernel: K, name: &str) {
     // Around the kernels' block sizes: the SSE4.2 fixed block (6 KiB), the
     // VPCLMULQDQ kernel's longest variable input and its fixed blocks.
     let (long, block) = (vpclmul::LONG, vpclmul::BLOCK);
+    // vpclmul-fold: the end of the direct path, the first lengths with a
+    // loop step, every head length (around multiples of its step).
+    let fold_direct = 64 * vpclmul_fold::DIRECT_MAX;
+    let fold_step = vpclmul_fold::STEP;
     let around = [
+        fold_direct,
+        fold_direct + fold_step,
+        fold_direct + 2 * fold_step,
+        8 << 10,
         3 * 1024,
         4 * 1024,
         6144,
@@ -152,6 +162,19 @@ fn vpclmul() {
     ]);
     if let Some(k) = token_or_skip(needs, "crc32c vpclmul", Vpclmul::new()) {
         check_kernel(k, "crc32c vpclmul");
+    }
+}
+
+#[test]
+fn vpclmul_fold() {
+    let needs = missing(&[
+        Feature::Vpclmul,
+        Feature::Avx512,
+        Feature::Sse42,
+        Feature::Pclmul,
+    ]);
+    if let Some(k) = token_or_skip(needs, "crc32c vpclmul-fold", VpclmulFold::new()) {
+        check_kernel(k, "crc32c vpclmul-fold");
     }
 }
 

@@ -15,8 +15,9 @@
 //! Kernels: [`Table`] (portable slice-by-8, always available), [`Sse42`]
 //! (the `crc32` instruction on six interleaved streams, recombined with
 //! PCLMULQDQ), [`Vpclmul`] (AVX-512 VPCLMULQDQ folding, fused with `crc32`
-//! streams from 800 bytes on; one `crc32` chain below 160 bytes). The SIMD
-//! kernels are reachable only through their proof tokens.
+//! streams from 800 bytes on; one `crc32` chain below 160 bytes),
+//! [`VpclmulFold`] (AVX-512 VPCLMULQDQ folding alone, eight accumulators).
+//! The SIMD kernels are reachable only through their proof tokens.
 //!
 //! ```
 //! use mbhash_simd::crc32c::{Kernel, Sse42, Table};
@@ -69,10 +70,12 @@ pub(crate) use streams;
 pub mod sse42;
 pub mod table;
 pub mod vpclmul;
+pub mod vpclmul_fold;
 
 pub use sse42::Sse42;
 pub use table::Table;
 pub use vpclmul::Vpclmul;
+pub use vpclmul_fold::VpclmulFold;
 
 /// The Castagnoli polynomial, bit-reflected (`0x1EDC6F41` reversed; the
 /// `x^32` term is implicit).

@@ -150,19 +150,19 @@ impl Kernel for Vpclmul {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod x86 {
+pub(crate) mod x86 {
     use super::{B_L, B_STEPS, B_V, B_W, BK, BLOCK, FUSE_MIN, LONG, THRESHOLD};
     use crate::crc32c::sse42::x86 as sse42;
     use crate::crc32c::{ORDER, xpow};
     use core::arch::x86_64::*;
 
     /// `x^e mod P` for any integer exponent (`x` has order [`ORDER`]).
-    const fn xp(e: i64) -> u32 {
+    pub(crate) const fn xp(e: i64) -> u32 {
         xpow(e.rem_euclid(ORDER as i64) as u64)
     }
 
     /// The constants `[k_H, k_L]` that move a 128-bit lane `d` bytes on.
-    const fn fold(d: i64) -> [i64; 2] {
+    pub(crate) const fn fold(d: i64) -> [i64; 2] {
         [
             ((xp(8 * d + 63) as u64) << 32) as i64,
             ((xp(8 * d - 1) as u64) << 32) as i64,
@@ -173,7 +173,7 @@ mod x86 {
 
     /// 64 bytes aligned for a vector load.
     #[repr(C, align(64))]
-    struct Vec512([i64; 8]);
+    pub(crate) struct Vec512(pub(crate) [i64; 8]);
 
     /// Loads a [`Vec512`].
     macro_rules! get {
@@ -267,7 +267,7 @@ mod x86 {
     /// `XNEG[pad] = x^(31 - 8 pad)`: the product of a register with it, as
     /// the first qword of a lane, is that register moved back over `pad`
     /// zero bytes and XORed into the lane's first four bytes.
-    static XNEG: [u32; 64] = {
+    pub(crate) static XNEG: [u32; 64] = {
         let mut t = [0; 64];
         let mut pad = 0;
         while pad < 64 {
