@@ -14,7 +14,7 @@ use mbhash_core::alg::Algorithm;
 
 use crate::names;
 use crate::progress;
-use crate::streams::{self, EngineOf, Job, Settings, Source};
+use crate::streams::{self, EngineOf, Job, Settings, Source, StdinOnce};
 use crate::sum::{Options, Out, Report};
 
 /// One item of a checksum list.
@@ -167,6 +167,7 @@ impl Parser {
 enum ListReader {
     Stdin(io::Stdin),
     File(BufReader<File>),
+    Empty,
 }
 
 impl ListReader {
@@ -174,6 +175,7 @@ impl ListReader {
         match self {
             ListReader::Stdin(s) => s.lock().read_until(b'\n', buf),
             ListReader::File(f) => f.read_until(b'\n', buf),
+            ListReader::Empty => Ok(0),
         }
     }
 }
@@ -191,6 +193,7 @@ pub struct Lines {
     open: Option<OpenList>,
     parser: Parser,
     buf: Vec<u8>,
+    stdin: StdinOnce,
 }
 
 impl Lines {
@@ -201,6 +204,7 @@ impl Lines {
             open: None,
             parser,
             buf: Vec::new(),
+            stdin: StdinOnce::default(),
         }
     }
 }
@@ -215,14 +219,21 @@ impl Iterator for Lines {
                 None => {
                     let arg = self.lists.next()?;
                     let opened = if arg == "-" {
+                        // A list read from standard input after an entry
+                        // `-` read it finds it at its end, as in coreutils.
+                        let reader = match self.stdin.take() {
+                            Source::Stdin => ListReader::Stdin(io::stdin()),
+                            _ => ListReader::Empty,
+                        };
+                        self.stdin.mark();
                         OpenList {
-                            reader: ListReader::Stdin(io::stdin()),
+                            reader,
                             name: b"standard input".to_vec(),
                             stdin: true,
                             line: 0,
                         }
                     } else {
-                        match File::open(&arg) {
+                        match crate::files::retry(|| File::open(&arg)) {
                             Ok(f) => OpenList {
                                 reader: ListReader::File(BufReader::with_capacity(64 << 10, f)),
                                 name: names::bytes(&arg).into_owned(),
@@ -270,7 +281,7 @@ impl Iterator for Lines {
             match self.parser.split(line) {
                 Some((hex, name)) if !(list.stdin && name == b"-") => {
                     let source = if name == b"-" {
-                        Source::Stdin
+                        self.stdin.take()
                     } else {
                         Source::Path(names::path(&name))
                     };
@@ -374,8 +385,12 @@ pub fn run<A: Algorithm>(
                     CheckJob::Entry { expected, name, .. } => {
                         tally.properly_formatted = true;
                         let verdict: &[u8] = match outcome {
-                            Some(Ok(digest)) => {
-                                if matches(&expected, digest.as_ref()) {
+                            Some(Ok(hashed)) => {
+                                if hashed.changed {
+                                    ok = false;
+                                    out.error(&crate::sum::changed_warning(&name))?;
+                                }
+                                if matches(&expected, hashed.digest.as_ref()) {
                                     tally.matched = true;
                                     if o.report == Report::Quiet {
                                         return Ok(());

@@ -7,8 +7,10 @@
 
 mod bench;
 mod check;
+mod files;
 mod isal;
 mod names;
+mod output;
 mod pipeline;
 mod plot;
 mod progress;
@@ -48,6 +50,7 @@ environment:
 ";
 
 fn main() -> ExitCode {
+    output::catch_print_failures();
     // `sum` takes file names, which need not be UTF-8.
     let os_args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if asks_version(&os_args) {

@@ -13,7 +13,7 @@ use crate::check;
 use crate::names;
 use crate::progress::{self, Progress};
 use crate::streams::{self, EngineOf, Settings};
-use crate::walk::{self, Walk};
+use crate::walk::{self, Walk, What};
 
 /// The program name in messages.
 pub const PROG: &str = "mbhash";
@@ -38,6 +38,13 @@ at once as independent streams of the multi-buffer engine.
   -j, --jobs N         use at most N hashing threads (default: all CPUs)
       --no-progress    never show a progress bar (shown on a terminal for
                        runs longer than a second)
+      --no-cache       drop each file's pages from the page cache once
+                       hashed (posix_fadvise DONTNEED), so that a scrub of
+                       much data does not evict what others cached
+      --warn-changed   warn (and exit 1) if a file's size or modification
+                       time changed while it was read
+      --strict         with -r: exit 1 if an entry was skipped (a broken
+                       or looping link, a FIFO, a socket, a device)
   -h, --help           this text
 
 check mode (-c):
@@ -48,7 +55,9 @@ check mode (-c):
   -w, --warn            warn about improperly formatted checksum lines
 
 Exit status: 0 on success, 1 if a file could not be read, a checksum did
-not match, or (in check mode) no line was properly formatted.
+not match, output could not be written, or (in check mode) no line was
+properly formatted. A closed pipe on standard output ends the run as the
+SIGPIPE signal does.
 ";
 
 /// Writes `mbhash: MESSAGE` on standard error (which may be closed: that
@@ -99,6 +108,10 @@ pub struct Options {
     pub jobs: Option<usize>,
     /// Never show a progress bar.
     pub no_progress: bool,
+    /// Drop the files' pages from the page cache once hashed.
+    pub no_cache: bool,
+    /// Warn about files that changed while read.
+    pub warn_changed: bool,
     /// Print the help.
     pub help: bool,
     /// Files (or check files); `-` is standard input.
@@ -121,10 +134,12 @@ enum Opt {
     Recursive,
     Jobs,
     NoProgress,
+    NoCache,
+    WarnChanged,
     Help,
 }
 
-const LONG: [(&str, Opt); 15] = [
+const LONG: [(&str, Opt); 17] = [
     ("algorithm", Opt::Algorithm),
     ("binary", Opt::Binary),
     ("check", Opt::Check),
@@ -139,6 +154,8 @@ const LONG: [(&str, Opt); 15] = [
     ("recursive", Opt::Recursive),
     ("jobs", Opt::Jobs),
     ("no-progress", Opt::NoProgress),
+    ("no-cache", Opt::NoCache),
+    ("warn-changed", Opt::WarnChanged),
     ("help", Opt::Help),
 ];
 
@@ -177,6 +194,8 @@ pub fn parse(args: &[OsString]) -> Result<Options, String> {
         recursive: false,
         jobs: None,
         no_progress: false,
+        no_cache: false,
+        warn_changed: false,
         help: false,
         files: Vec::new(),
     };
@@ -293,6 +312,8 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
             );
         }
         Opt::NoProgress => o.no_progress = true,
+        Opt::NoCache => o.no_cache = true,
+        Opt::WarnChanged => o.warn_changed = true,
         Opt::Help => o.help = true,
     }
     Ok(())
@@ -328,7 +349,8 @@ fn validate(o: &Options) -> Result<(), String> {
         (o.report == Report::Status, "--status"),
         (o.report == Report::Warn, "--warn"),
         (o.report == Report::Quiet, "--quiet"),
-        (o.strict, "--strict"),
+        // With -r, --strict fails a run that skipped entries.
+        (o.strict && !o.recursive, "--strict"),
     ];
     for (set, name) in check_only {
         if set {
@@ -359,9 +381,10 @@ pub fn main(args: &[OsString]) -> ExitCode {
         }
     };
     if o.help {
-        // A closed pipe is no error here.
-        let _ = io::stdout().write_all(HELP.as_bytes());
-        return ExitCode::SUCCESS;
+        return match io::stdout().write_all(HELP.as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => crate::output::write_failed(&e),
+        };
     }
     if o.files.is_empty() {
         o.files.push("-".into());
@@ -370,18 +393,14 @@ pub fn main(args: &[OsString]) -> ExitCode {
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::FAILURE,
-        Err(e) => {
-            say(&format!("write error: {}", names::describe(&e)));
-            ExitCode::FAILURE
-        }
+        Err(e) => crate::output::write_failed(&e),
     }
 }
 
 /// Where the output goes: standard output, flushed per line on a
 /// terminal, and messages on standard error in step with it.
 pub struct Out<'p> {
-    out: BufWriter<io::StdoutLock<'static>>,
+    out: BufWriter<crate::output::Stdout>,
     terminal: bool,
     progress: &'p Progress,
     line: Vec<u8>,
@@ -391,7 +410,7 @@ impl<'p> Out<'p> {
     /// Output that keeps clear of `progress`'s bar.
     pub fn new(progress: &'p Progress) -> Self {
         Out {
-            out: BufWriter::with_capacity(64 << 10, io::stdout().lock()),
+            out: BufWriter::with_capacity(64 << 10, crate::output::Stdout::new()),
             terminal: io::stdout().is_terminal(),
             progress,
             line: Vec::with_capacity(256),
@@ -436,6 +455,11 @@ impl<'p> Out<'p> {
     }
 }
 
+/// The warning for a file that changed while it was read (tar's words).
+pub fn changed_warning(name: &[u8]) -> String {
+    format!("{}: file changed as we read it", names::quote(name))
+}
+
 /// Appends the lower-case hex of `bytes`.
 pub fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -462,7 +486,11 @@ fn run<A: Algorithm>(o: &Options) -> io::Result<bool> {
             return Ok(false);
         }
     };
-    let settings = Settings::new(threads(o));
+    let settings = Settings {
+        no_cache: o.no_cache,
+        warn_changed: o.warn_changed,
+        ..Settings::new(threads(o))
+    };
     let show = !o.no_progress && io::stderr().is_terminal();
     if o.check {
         return check::run::<A>(o, engine, settings, show);
@@ -480,7 +508,8 @@ fn run<A: Algorithm>(o: &Options) -> io::Result<bool> {
         let inputs = Walk::new(o.files.clone(), o.recursive);
         let r = streams::run::<A, _, _, _>(engine, settings, inputs, progress, |input, outcome| {
             let err = match (outcome, input.what) {
-                (Some(Ok(digest)), _) => {
+                (Some(Ok(hashed)), _) => {
+                    let digest = hashed.digest;
                     let escape = !o.zero && names::needs_escape(&input.name);
                     let line = out.line();
                     if escape {
@@ -499,10 +528,19 @@ fn run<A: Algorithm>(o: &Options) -> io::Result<bool> {
                         names::push_name(line, &input.name, escape);
                     }
                     line.push(delim);
-                    return out.emit();
+                    out.emit()?;
+                    if hashed.changed {
+                        ok = false;
+                        out.error(&changed_warning(&input.name))?;
+                    }
+                    return Ok(());
                 }
-                (Some(Err(e)), _) | (None, Err(e)) => e,
-                (None, Ok(_)) => return Ok(()),
+                (Some(Err(e)), _) | (None, What::Failed(e)) => e,
+                (None, What::Skipped(why)) => {
+                    ok &= !o.strict;
+                    return out.error(&format!("{}: skipped: {why}", names::quote(&input.name)));
+                }
+                (None, What::Hash(_)) => return Ok(()),
             };
             ok = false;
             out.error(&format!(
