@@ -10,8 +10,9 @@
 //! channel you supply ([`HashService::submit_to`] and the [`Reply`] trait).
 //! Batches go in with [`HashService::submit_batch`]. Every accepted job gets
 //! exactly one [`Outcome`]: [`Done`] (the [`Digest`] and the buffer), or
-//! [`Cancelled`] (the buffer) if the service was shut down with
-//! [`Shutdown::Cancel`] first.
+//! [`Cancelled`] (the buffer and the [`Reason`]) if the service was shut
+//! down with [`Shutdown::Cancel`] first, or if the buffer's `AsRef`
+//! panicked.
 //!
 //! ```
 //! use mbhash_core::service::{Algo, HashService};
@@ -97,18 +98,22 @@
 //! [`Rejected::ShutDown`]) and joins the workers after they have finished
 //! every accepted job, or, with [`Shutdown::Cancel`], after they have handed
 //! back the jobs they had not started as [`Cancelled`]. Dropping the service
-//! shuts it down with [`Shutdown::Finish`]. A reply (callback) that panics
-//! is caught: its worker and every other job go on. Replies run on the
-//! workers, so they should be short and must not wait on the service (use
-//! the `try_` forms from a reply). Should hashing itself ever panic (a bug),
-//! the jobs of that batch come back [`Cancelled`] rather than be lost.
+//! shuts it down with [`Shutdown::Finish`]. The caller's code that runs on a
+//! worker is contained: a reply (callback) that panics, or a buffer whose
+//! `Drop` panics, is caught and counted ([`Stats::callback_panics`]); a
+//! buffer whose `AsRef` panics fails its job ([`Reason::Panicked`]; for a
+//! stream chunk, the stream's finish); the worker and every other job go
+//! on. Replies run on the workers, so they should be short and must not wait
+//! on the service (use the `try_` forms from a reply). Should hashing itself
+//! ever panic (a bug), the jobs of that batch come back [`Cancelled`] rather
+//! than be lost.
 
 mod algo;
 mod reply;
 mod worker;
 
 pub use crate::algo::{Algo, Digest, UnknownAlgo};
-pub use reply::{Cancelled, Done, Handle, Outcome, Reply};
+pub use reply::{Cancelled, Done, Handle, Outcome, Reason, Reply};
 
 use core::fmt;
 use std::sync::Arc;
@@ -192,9 +197,13 @@ impl<B> std::error::Error for Rejected<B> {}
 pub struct Stats {
     /// Jobs (and streams) that got a digest.
     pub completed: u64,
-    /// Jobs (and streams) handed back as [`Cancelled`].
+    /// Jobs (and streams) handed back as [`Cancelled`] at a shutdown
+    /// ([`Reason::ShutDown`]).
     pub cancelled: u64,
-    /// Replies that panicked (caught).
+    /// Jobs (and streams) that failed because the caller's buffer panicked
+    /// ([`Reason::Panicked`]).
+    pub failed: u64,
+    /// Replies, and drops of buffers on a worker, that panicked (caught).
     pub callback_panics: u64,
     /// Batches the workers ran, counted once per algorithm in a batch (each
     /// is one set of job managers): `completed / batches` is the mean number
@@ -206,6 +215,7 @@ pub struct Stats {
 struct Counters {
     completed: AtomicU64,
     cancelled: AtomicU64,
+    failed: AtomicU64,
     callback_panics: AtomicU64,
     batches: AtomicU64,
 }
@@ -715,6 +725,7 @@ impl HashService {
         Stats {
             completed: c.completed.load(Ordering::Relaxed),
             cancelled: c.cancelled.load(Ordering::Relaxed),
+            failed: c.failed.load(Ordering::Relaxed),
             callback_panics: c.callback_panics.load(Ordering::Relaxed),
             batches: c.batches.load(Ordering::Relaxed),
         }
@@ -874,7 +885,7 @@ impl Stream {
                 } => task,
                 _ => unreachable!("the message sent"),
             };
-            task.complete(None);
+            task.complete(Err(Reason::ShutDown));
         }
     }
 
