@@ -926,3 +926,185 @@ fn warn_changed_reports_a_file_that_grew_while_read() {
         assert_eq!(out.status.code(), Some(1), "{args:?}");
     }
 }
+
+/// A fuzzer's seed (`MBHASH_FUZZ_SEED`, else the clock; printed) and its
+/// deadline (`MBHASH_FUZZ_SECS`, default 2 s).
+fn fuzz_budget(name: &str) -> (u64, std::time::Instant) {
+    use std::io::Write;
+    let seed = std::env::var("MBHASH_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_nanos() as u64
+        });
+    let secs: f64 = std::env::var("MBHASH_FUZZ_SECS")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(2.0);
+    let _ = writeln!(
+        std::io::stderr(),
+        "fuzz {name}: seed {seed} (replay: MBHASH_FUZZ_SEED={seed}), {secs} s"
+    );
+    let until = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs.max(0.0));
+    (seed, until)
+}
+
+/// splitmix64.
+struct Mix(u64);
+
+impl Mix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// One random checksum line: a good line for a file, then mutated.
+fn random_check_line(rng: &mut Mix, files: &[(Vec<u8>, String)]) -> Vec<u8> {
+    let (name, hex) = rng.pick(files);
+    let mut hex = hex.clone();
+    if rng.below(4) == 0 {
+        hex = hex.to_ascii_uppercase();
+    }
+    if rng.below(5) == 0 {
+        // A wrong digest.
+        let i = rng.below(hex.len());
+        let c = if hex.as_bytes()[i] == b'0' { "1" } else { "0" };
+        hex.replace_range(i..=i, c);
+    }
+    let mut name = name.clone();
+    let mut line: Vec<u8> = match rng.below(5) {
+        0 => [b"SHA256 (".as_slice(), &name, b") = ", hex.as_bytes()].concat(),
+        1 => [b"SHA256(".as_slice(), &name, b")= ", hex.as_bytes()].concat(),
+        2 => [hex.as_bytes(), b" *", &name].concat(),
+        3 => [hex.as_bytes(), b" ", &name].concat(),
+        _ => {
+            if name.contains(&b'\\') || name.contains(&b'\n') {
+                let mut esc = Vec::new();
+                for &b in &name {
+                    match b {
+                        b'\\' => esc.extend_from_slice(b"\\\\"),
+                        b'\n' => esc.extend_from_slice(b"\\n"),
+                        b => esc.push(b),
+                    }
+                }
+                name = esc;
+                [b"\\".as_slice(), hex.as_bytes(), b"  ", &name].concat()
+            } else {
+                [hex.as_bytes(), b"  ", &name].concat()
+            }
+        }
+    };
+    // Mutations: a byte changed, inserted or removed; blanks in front;
+    // a CR; a comment; an empty line.
+    for _ in 0..rng.below(3) {
+        let alphabet = b" \t\\*()=#\rSHA256xyz0aF-\x01";
+        match rng.below(7) {
+            0 if !line.is_empty() => {
+                let i = rng.below(line.len());
+                line[i] = *rng.pick(alphabet);
+            }
+            1 => {
+                let i = rng.below(line.len() + 1);
+                line.insert(i, *rng.pick(alphabet));
+            }
+            2 if !line.is_empty() => {
+                line.remove(rng.below(line.len()));
+            }
+            3 => {
+                const BLANKS: [&[u8]; 3] = [b" ", b"\t", b"  "];
+                let blank = BLANKS[rng.below(BLANKS.len())];
+                line.splice(0..0, blank.iter().copied());
+            }
+            4 => line.push(b'\r'),
+            5 => line.insert(0, b'#'),
+            _ => line.clear(),
+        }
+    }
+    line.retain(|&b| b != b'\n');
+    line.push(b'\n');
+    line
+}
+
+/// Random checksum lists, checked by `mbhash sum -c` and by the system's
+/// `sha256sum -c`: the same output, messages and exit status.
+#[test]
+fn fuzz_check_lists_against_coreutils() {
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = TempDir::new("fuzzcheck");
+    let dir = &tmp.0;
+    let names: [&[u8]; 8] = [
+        b"a",
+        b"b b",
+        b"back\\slash",
+        b"new\nline",
+        b"star*",
+        b"(paren)",
+        b"x = y",
+        b"missing",
+    ];
+    let mut files = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let data = bytes(i as u64 + 40, i * 100);
+        let hex = {
+            use sha2::Digest;
+            sha2::Sha256::digest(&data)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        };
+        if *name != b"missing" {
+            write(dir, name, &data);
+        }
+        files.push((name.to_vec(), hex));
+    }
+    let (seed, until) = fuzz_budget("check-lists");
+    let mut rng = Mix(seed);
+    let flag_sets: [&[&str]; 7] = [
+        &[],
+        &["--warn"],
+        &["--strict"],
+        &["--quiet"],
+        &["--status"],
+        &["--ignore-missing"],
+        &["--strict", "--warn", "--ignore-missing"],
+    ];
+    let mut lists = 0u64;
+    let mut lines = 0u64;
+    while std::time::Instant::now() < until {
+        let n = 1 + rng.below(8);
+        let mut list = Vec::new();
+        for _ in 0..n {
+            list.extend(random_check_line(&mut rng, &files));
+        }
+        if rng.below(4) == 0 {
+            list.pop(); // no final newline
+        }
+        std::fs::write(dir.join("list"), &list).unwrap();
+        let mut args = os(&["-c"]);
+        args.extend(rng.pick(&flag_sets).iter().map(OsString::from));
+        args.push("list".into());
+        same(dir, "sha256sum", "sha256", &args, b"");
+        lists += 1;
+        lines += n as u64;
+    }
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "fuzz check-lists: seed {seed}: {lists} lists of {lines} lines checked against sha256sum -c"
+    );
+}
