@@ -5,8 +5,10 @@
 //! * `mbhash engines`
 //! * `mbhash sum [-a ALG] [-c] [--tag] [-z] [-r] [-j N] [FILE|DIR|-]...`
 
+mod args;
 mod bench;
 mod check;
+mod checkline;
 mod files;
 mod isal;
 mod names;

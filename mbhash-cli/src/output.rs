@@ -9,8 +9,12 @@
 //! [`Stdout`] recognises that and refuses writes with `EBADF`, as the C
 //! library's `stdout` does.
 
-use std::io::{self, Write};
+use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
+
+use crate::names;
+use crate::progress::Progress;
+use crate::sum::PROG;
 
 /// Standard output, locked, refusing writes when descriptor 1 is closed.
 pub struct Stdout {
@@ -89,7 +93,7 @@ pub fn write_failed(e: &io::Error) -> ExitCode {
     if e.kind() == io::ErrorKind::BrokenPipe {
         broken_pipe();
     }
-    crate::sum::say(&format!("write error: {}", crate::names::describe(e)));
+    say(&format!("write error: {}", names::describe(e)));
     ExitCode::FAILURE
 }
 
@@ -110,9 +114,99 @@ pub fn catch_print_failures() {
                 broken_pipe();
             }
             let why = why.split(" (os error").next().unwrap_or(why);
-            crate::sum::say(&format!("write error: {why}"));
+            say(&format!("write error: {why}"));
             std::process::exit(1);
         }
         default(info);
     }));
+}
+
+/// Writes `mbhash: MESSAGE` on standard error (which may be closed: that
+/// is no reason to stop, let alone panic).
+pub fn say(msg: &str) {
+    let _ = writeln!(io::stderr().lock(), "{PROG}: {msg}");
+}
+
+/// Where the output goes: standard output, flushed per line on a
+/// terminal, and messages on standard error in step with it.
+pub struct Out<'p> {
+    out: BufWriter<crate::output::Stdout>,
+    terminal: bool,
+    progress: &'p Progress,
+    line: Vec<u8>,
+}
+
+impl<'p> Out<'p> {
+    /// Output that keeps clear of `progress`'s bar.
+    pub fn new(progress: &'p Progress) -> Self {
+        Out {
+            out: BufWriter::with_capacity(64 << 10, crate::output::Stdout::new()),
+            terminal: io::stdout().is_terminal(),
+            progress,
+            line: Vec::with_capacity(256),
+        }
+    }
+
+    /// The line being built (cleared by [`Out::emit`]).
+    pub fn line(&mut self) -> &mut Vec<u8> {
+        &mut self.line
+    }
+
+    /// Writes the line built so far.
+    pub fn emit(&mut self) -> io::Result<()> {
+        let Out {
+            out,
+            terminal,
+            progress,
+            line,
+        } = self;
+        let r = if *terminal {
+            progress.around(|| {
+                out.write_all(line)?;
+                out.flush()
+            })
+        } else {
+            out.write_all(line)
+        };
+        line.clear();
+        r
+    }
+
+    /// Writes `mbhash: MESSAGE` on standard error, after the output so far.
+    pub fn error(&mut self, msg: &str) -> io::Result<()> {
+        self.out.flush()?;
+        self.progress.around(|| say(msg));
+        Ok(())
+    }
+
+    /// Flushes standard output.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The warning for a file that changed while it was read (tar's words).
+pub fn changed_warning(name: &[u8]) -> String {
+    format!("{}: file changed as we read it", names::quote(name))
+}
+
+/// Appends the lower-case hex of `bytes`.
+pub fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(HEX[usize::from(b >> 4)]);
+        out.push(HEX[usize::from(b & 15)]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex() {
+        let mut v = Vec::new();
+        push_hex(&mut v, &[0x01, 0xab, 0xff]);
+        assert_eq!(v, b"01abff");
+    }
 }

@@ -693,18 +693,29 @@ fn write_errors_as_coreutils() {
 /// `keep` bytes were read; returns how it ended and its standard error.
 fn closed_pipe(dir: &Path, args: &[&str], keep: usize) -> (std::process::ExitStatus, String) {
     use std::io::Read;
-    let mut child = Command::new(MBHASH)
-        .args(args)
+    let mut cmd = Command::new(MBHASH);
+    cmd.args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let mut buf = vec![0u8; keep];
-    out.read_exact(&mut buf).unwrap();
-    drop(out);
+        .stderr(Stdio::piped());
+    let mut reader = None;
+    if keep == 0 {
+        // Closed before the program starts.
+        let (r, w) = std::io::pipe().unwrap();
+        drop(r);
+        cmd.stdout(w);
+    } else {
+        cmd.stdout(Stdio::piped());
+    }
+    let mut child = cmd.spawn().unwrap();
+    drop(cmd);
+    if keep > 0 {
+        reader = child.stdout.take();
+    }
+    if let Some(mut out) = reader {
+        let mut buf = vec![0u8; keep];
+        out.read_exact(&mut buf).unwrap();
+    }
     let mut err = String::new();
     child
         .stderr
@@ -750,6 +761,8 @@ fn a_closed_pipe_ends_the_run_as_sigpipe_does() {
     for args in runs {
         // The short outputs fit in a pipe: closed before they are written.
         let keep = usize::from(args[0] == "sum");
+        let (status, err) = closed_pipe(dir, args, 0);
+        assert_eq!(status.signal(), Some(13), "{args:?}: {status:?}: {err}");
         let (status, err) = closed_pipe(dir, args, keep);
         assert_eq!(status.signal(), Some(13), "{args:?}: {status:?}: {err}");
         assert!(err.is_empty(), "{args:?}: {err}");
