@@ -425,7 +425,9 @@ fn queue_in_flight(service: &HashService) -> InFlight {
     for i in 0..10u8 {
         let tx = tx.clone();
         service
-            .submit_to(Algo::Sha512, vec![i; 3000], move |o: Outcome<Vec<u8>>| tx.send(o).unwrap())
+            .submit_to(Algo::Sha512, vec![i; 3000], move |o: Outcome<Vec<u8>>| {
+                tx.send(o).unwrap()
+            })
             .unwrap();
     }
     let mut stream = service.stream(Algo::Sha256);
@@ -655,11 +657,15 @@ fn dropping_the_service_finishes_jobs_and_joins() {
         for i in 0..200usize {
             let count = count.clone();
             service
-                .submit_to(Algo::Sha512_224, vec![i as u8; i], move |o: Outcome<Vec<u8>>| {
-                    let done: mbhash_core::service::Done<Vec<u8>> = o.unwrap();
-                    assert_eq!(done.digest, oracle(Algo::Sha512_224, &done.buf));
-                    count.fetch_add(1, Ordering::Relaxed);
-                })
+                .submit_to(
+                    Algo::Sha512_224,
+                    vec![i as u8; i],
+                    move |o: Outcome<Vec<u8>>| {
+                        let done: mbhash_core::service::Done<Vec<u8>> = o.unwrap();
+                        assert_eq!(done.digest, oracle(Algo::Sha512_224, &done.buf));
+                        count.fetch_add(1, Ordering::Relaxed);
+                    },
+                )
                 .unwrap();
         }
     }

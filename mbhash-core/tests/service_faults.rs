@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use mbhash::service::{Algo, Handle, HashService, Outcome, Reason, Shutdown};
+use mbhash_core::service::{Algo, Handle, HashService, Outcome, Reason, Shutdown};
 
 /// How a buffer misbehaves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,10 +14,10 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use common::{Rng, TestFamily, oracle};
-use mbhash::alg::{Algorithm, Family, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
-use mbhash::crc32c::{self, Crc32cKernel};
-use mbhash::engine::LaneEngine;
-use mbhash::{Context, ErrorKind, Flags, JobManager, Status};
+use mbhash_core::alg::{Algorithm, Family, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use mbhash_core::crc32c::{self, Crc32cKernel};
+use mbhash_core::engine::LaneEngine;
+use mbhash_core::{Context, ErrorKind, Flags, JobManager, Status};
 
 /// A fuzzer's seed and time budget, from the environment or the clock.
 struct Budget {
