@@ -765,7 +765,11 @@ fn a_closed_pipe_ends_the_run_as_sigpipe_does() {
         assert_eq!(status.signal(), Some(13), "{args:?}: {status:?}: {err}");
         let (status, err) = closed_pipe(dir, args, keep);
         assert_eq!(status.signal(), Some(13), "{args:?}: {status:?}: {err}");
-        assert!(err.is_empty(), "{args:?}: {err}");
+        // Nothing on standard error (bench may note a peer it lacks).
+        assert!(
+            err.is_empty() || args[0] == "bench" && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
     }
 }
 
@@ -830,8 +834,11 @@ fn no_cache_drops_the_pages_it_read() {
         f.sync_all().unwrap();
     }
     if resident(dir, "one").is_none() {
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "SKIPPED: --no-cache test (no fincore)");
+        mbhash_test_support::skip_or_require(
+            "fincore",
+            "--no-cache test",
+            "fincore (util-linux) not found",
+        );
         return;
     }
     let plain = run(dir, MBHASH, &os(&["sum", "one", "a", "b"]), b"");
@@ -876,10 +883,7 @@ fn warn_changed_reports_a_file_that_grew_while_read() {
         .status()
         .is_ok_and(|s| s.success())
     {
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED: --warn-changed test (no mkfifo)"
-        );
+        mbhash_test_support::skip_or_require("mkfifo", "--warn-changed test", "mkfifo not found");
         return;
     }
     let fifo_sum = run(dir, MBHASH, &os(&["sum", "-"]), b"x").stdout;
