@@ -124,9 +124,10 @@ fn read_error(offset: u64, e: io::Error) -> io::Error {
 }
 
 /// True if the file's size or modification time changed since it was
-/// opened.
+/// opened. Only for regular files: a FIFO's or a device's times move as
+/// it is written, which is no change of what was read.
 fn changed(opened: &files::Opened) -> bool {
-    let Some(before) = &opened.meta else {
+    let Some(before) = opened.meta.as_ref().filter(|m| m.is_file()) else {
         return false;
     };
     match opened.file.metadata() {
