@@ -8,11 +8,15 @@
 // No unsafe code but the bindings to the optional ISA-L peers of `bench`.
 #![deny(unsafe_code)]
 
+mod args;
 mod bench;
 mod check;
+mod checkline;
+mod files;
 #[allow(unsafe_code)]
 mod isal;
 mod names;
+mod output;
 mod pipeline;
 mod plot;
 mod progress;
@@ -52,6 +56,7 @@ environment:
 ";
 
 fn main() -> ExitCode {
+    output::catch_print_failures();
     // `sum` takes file names, which need not be UTF-8.
     let os_args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     if asks_version(&os_args) {

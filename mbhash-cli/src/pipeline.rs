@@ -494,7 +494,7 @@ fn run_service(
                         let tx = tx.clone();
                         let t = Instant::now();
                         service
-                            .submit_with(algo, buf, move |o| {
+                            .submit_to(algo, buf, move |o: Outcome<Vec<u8>>| {
                                 let _ = tx.send((o, t.elapsed().as_secs_f64() * 1e6));
                             })
                             .expect("the service runs");

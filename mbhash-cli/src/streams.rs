@@ -16,9 +16,10 @@
 //! calling thread hashes the previous one.
 
 use std::collections::VecDeque;
-use std::fs::File;
 use std::io::{self, Read};
+use std::num::NonZeroU64;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::mpsc;
 use std::sync::{Condvar, Mutex};
 
@@ -26,6 +27,8 @@ use mbhash_core::alg::{Algorithm, Family};
 use mbhash_core::engine::LaneEngine;
 use mbhash_core::{Context, Flags, Hasher, JobManager};
 
+use crate::files::{self, Budget};
+use crate::names;
 use crate::progress::Progress;
 
 /// The engine type of an algorithm.
@@ -36,46 +39,118 @@ pub type EngineOf<A> = <<A as Algorithm>::Family as Family>::Engine;
 pub enum Source {
     /// Standard input.
     Stdin,
+    /// Standard input named again: it was read by an earlier operand, so
+    /// this one is the empty input (as in coreutils).
+    StdinAgain,
     /// A file.
     Path(PathBuf),
 }
 
-impl Source {
-    fn open(&self) -> io::Result<Reader> {
-        match self {
-            Source::Stdin => Ok(Reader::Stdin(io::stdin())),
-            Source::Path(p) => File::open(p).map(Reader::File),
+/// Hands out standard input to the first operand that names it; the later
+/// ones get [`Source::StdinAgain`].
+#[derive(Debug, Default)]
+pub struct StdinOnce {
+    taken: bool,
+}
+
+impl StdinOnce {
+    /// The source for an operand `-`.
+    pub fn take(&mut self) -> Source {
+        if std::mem::replace(&mut self.taken, true) {
+            Source::StdinAgain
+        } else {
+            Source::Stdin
         }
+    }
+
+    /// Marks standard input as read (by a checksum list).
+    pub fn mark(&mut self) {
+        self.taken = true;
     }
 }
 
 enum Reader {
-    File(File),
+    File(files::Opened),
     Stdin(io::Stdin),
+    Empty,
+}
+
+impl Reader {
+    fn file(&self) -> Option<&files::Opened> {
+        match self {
+            Reader::File(f) => Some(f),
+            _ => None,
+        }
+    }
 }
 
 impl Read for Reader {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
-            Reader::File(f) => f.read(buf),
+            Reader::File(f) => f.file.read(buf),
             Reader::Stdin(s) => s.read(buf),
+            Reader::Empty => Ok(0),
         }
     }
 }
 
 /// Fills `buf` from `r` until it is full or the input ends; returns the
-/// bytes read and whether the input ended.
-fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<(usize, bool)> {
+/// bytes read and whether the input ended, or the bytes read before the
+/// error and the error.
+fn fill(r: &mut impl Read, buf: &mut [u8]) -> Result<(usize, bool), (usize, io::Error)> {
     let mut n = 0;
     while n < buf.len() {
         match r.read(&mut buf[n..]) {
             Ok(0) => return Ok((n, true)),
             Ok(k) => n += k,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => return Err((n, e)),
         }
     }
     Ok((n, false))
+}
+
+/// A read error at byte `offset` of an input: the offset is named past the
+/// first byte (at the first byte the message is coreutils', e.g. "Is a
+/// directory").
+fn read_error(offset: u64, e: io::Error) -> io::Error {
+    if offset == 0 {
+        return e;
+    }
+    io::Error::new(
+        e.kind(),
+        format!("read error at byte {offset}: {}", names::describe(&e)),
+    )
+}
+
+/// True if the file's size or modification time changed since it was
+/// opened. Only for regular files: a FIFO's or a device's times move as
+/// it is written, which is no change of what was read.
+fn changed(opened: &files::Opened) -> bool {
+    let Some(before) = opened.meta.as_ref().filter(|m| m.is_file()) else {
+        return false;
+    };
+    match opened.file.metadata() {
+        Ok(now) => now.len() != before.len() || now.modified().ok() != before.modified().ok(),
+        Err(_) => true,
+    }
+}
+
+/// Drops the cached pages of the first `upto` bytes of a file
+/// (`--no-cache`): they were read and will not be read again. The range
+/// starts at 0 each time: the kernel drops only the page-cache folios that lie
+/// wholly inside it (large folios straddle any chunk boundary), and skips the
+/// ones already gone at little cost. `None`: the whole file, at its end.
+fn drop_pages(opened: &files::Opened, upto: Option<u64>) {
+    let len = match upto {
+        Some(n) => match NonZeroU64::new(n) {
+            Some(n) => Some(n),
+            None => return,
+        },
+        None => None,
+    };
+    // Advice only: a file system that does not take it loses nothing.
+    let _ = rustix::fs::fadvise(&opened.file, 0, len, rustix::fs::Advice::DontNeed);
 }
 
 /// A unit of work: maybe an input to hash, and whatever the caller needs to
@@ -86,9 +161,19 @@ pub trait Job: Send {
     fn source(&self) -> Option<&Source>;
 }
 
+/// A digest, and whether the file changed while it was read (only checked
+/// with [`Settings::warn_changed`]).
+#[derive(Debug)]
+pub struct Hashed<D> {
+    /// The digest.
+    pub digest: D,
+    /// The file's size or modification time changed while it was read.
+    pub changed: bool,
+}
+
 /// What became of a job: `None` if it had no input, else the digest or the
 /// error that stopped the reading.
-pub type Outcome<A> = Option<io::Result<<A as Algorithm>::Output>>;
+pub type Outcome<A> = Option<io::Result<Hashed<<A as Algorithm>::Output>>>;
 
 /// How the work is spread.
 #[derive(Debug, Clone, Copy)]
@@ -102,6 +187,10 @@ pub struct Settings {
     pub one_stream_chunk: usize,
     /// Inputs a worker keeps open, per lane of the engine.
     pub streams_per_lane: usize,
+    /// Drop each file's pages from the page cache once hashed.
+    pub no_cache: bool,
+    /// Check whether each file changed while it was read.
+    pub warn_changed: bool,
 }
 
 impl Settings {
@@ -112,6 +201,8 @@ impl Settings {
             chunk: 256 << 10,
             one_stream_chunk: 1 << 20,
             streams_per_lane: 2,
+            no_cache: false,
+            warn_changed: false,
         }
     }
 }
@@ -165,6 +256,21 @@ where
     )
 }
 
+/// Opens a source for the one-stream path.
+fn open_one(src: &Source, settings: Settings) -> io::Result<Reader> {
+    Ok(match src {
+        Source::Stdin => Reader::Stdin(io::stdin()),
+        Source::StdinAgain => Reader::Empty,
+        Source::Path(p) => {
+            match files::open(p, &files::Budget::new(1), true, settings.warn_changed) {
+                files::Open::Done(f) => Reader::File(f),
+                files::Open::Failed(e) => return Err(e),
+                files::Open::Later => unreachable!("a waiting open is never put off"),
+            }
+        }
+    })
+}
+
 /// One input on the one-stream kernel; with two threads or more, a reader
 /// thread fills the next buffer while this one hashes.
 fn one_stream<A: Algorithm>(
@@ -172,43 +278,72 @@ fn one_stream<A: Algorithm>(
     settings: Settings,
     src: &Source,
     progress: &Progress,
-) -> io::Result<A::Output> {
+) -> io::Result<Hashed<A::Output>> {
     const BUFFERS: usize = 3;
-    let mut reader = src.open()?;
+    let mut reader = open_one(src, settings)?;
     let mut hasher = Hasher::<A>::with_engine(engine);
     let chunk = settings.one_stream_chunk.max(1);
+    let mut offset = 0u64;
     if settings.threads < 2 {
         let mut buf = vec![0u8; chunk];
         loop {
-            let (n, end) = fill(&mut reader, &mut buf)?;
+            let (n, end) =
+                fill(&mut reader, &mut buf).map_err(|(n, e)| read_error(offset + n as u64, e))?;
             hasher.update(&buf[..n]);
             progress.add(n as u64);
+            offset += n as u64;
+            if settings.no_cache
+                && let Some(f) = reader.file()
+            {
+                drop_pages(f, (!end).then_some(offset));
+            }
             if end {
-                return Ok(hasher.finalize_reset_output());
+                return Ok(Hashed {
+                    digest: hasher.finalize_reset_output(),
+                    changed: settings.warn_changed && reader.file().is_some_and(changed),
+                });
             }
         }
     }
     std::thread::scope(|s| {
-        let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize, bool)>>(BUFFERS);
+        // A buffer, its bytes, and at the input's end whether it changed.
+        type Filled = Result<(Vec<u8>, usize, Option<bool>), (usize, io::Error)>;
+        let (full_tx, full_rx) = mpsc::sync_channel::<Filled>(BUFFERS);
         let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
         for _ in 0..BUFFERS {
             empty_tx.send(vec![0u8; chunk]).expect("receiver alive");
         }
         s.spawn(move || {
+            let mut read = 0u64;
             while let Ok(mut buf) = empty_rx.recv() {
-                let msg = fill(&mut reader, &mut buf).map(|(n, end)| (buf, n, end));
-                let stop = !matches!(msg, Ok((_, _, false)));
+                let msg = fill(&mut reader, &mut buf).map(|(n, end)| {
+                    // The bytes are in `buf` now: the cache may let go.
+                    read += n as u64;
+                    if settings.no_cache
+                        && let Some(f) = reader.file()
+                    {
+                        drop_pages(f, (!end).then_some(read));
+                    }
+                    let changed =
+                        end.then(|| settings.warn_changed && reader.file().is_some_and(changed));
+                    (buf, n, changed)
+                });
+                let stop = !matches!(msg, Ok((_, _, None)));
                 if full_tx.send(msg).is_err() || stop {
                     return;
                 }
             }
         });
         for msg in full_rx {
-            let (buf, n, end) = msg?;
+            let (buf, n, changed) = msg.map_err(|(n, e)| read_error(offset + n as u64, e))?;
             hasher.update(&buf[..n]);
             progress.add(n as u64);
-            if end {
-                return Ok(hasher.finalize_reset_output());
+            offset += n as u64;
+            if let Some(changed) = changed {
+                return Ok(Hashed {
+                    digest: hasher.finalize_reset_output(),
+                    changed,
+                });
             }
             // The reader may have stopped; then the next receive ends the loop.
             let _ = empty_tx.send(buf);
@@ -341,16 +476,21 @@ where
         wake: Condvar::new(),
     };
     let (tx, rx) = mpsc::channel::<Done<A, T>>();
+    let budget = Budget::from_limit();
     std::thread::scope(|s| {
         for _ in 0..settings.threads {
             let tx = tx.clone();
             let queue = &queue;
+            let budget = budget.clone();
             s.spawn(move || {
                 Worker::<A, T> {
                     engine,
+                    settings,
+                    budget,
                     chunk: settings.chunk.max(1),
                     max_streams: streams,
                     streams: Vec::with_capacity(streams),
+                    pending: None,
                     spare: Vec::new(),
                 }
                 .run(queue, &tx, progress)
@@ -397,6 +537,8 @@ struct Stream<A: Algorithm, T> {
     ctx: Context<A>,
     buf: Vec<u8>,
     len: usize,
+    /// Bytes read before this round's chunk.
+    offset: u64,
     started: bool,
     end: bool,
     error: Option<io::Error>,
@@ -404,11 +546,25 @@ struct Stream<A: Algorithm, T> {
 
 struct Worker<A: Algorithm, T> {
     engine: EngineOf<A>,
+    settings: Settings,
+    budget: Arc<Budget>,
     chunk: usize,
     max_streams: usize,
     streams: Vec<Stream<A, T>>,
+    /// A job taken whose file could not be opened yet for lack of a
+    /// descriptor: opened first once this worker's round closed some.
+    pending: Option<(u64, T)>,
     /// Buffers of finished inputs, for the next ones.
     spare: Vec<Vec<u8>>,
+}
+
+/// What became of an attempt to start a job.
+enum Start {
+    Started,
+    /// Put off: no descriptor free.
+    Later,
+    /// The caller is gone.
+    Gone,
 }
 
 impl<A: Algorithm, T: Job> Worker<A, T> {
@@ -420,44 +576,24 @@ impl<A: Algorithm, T: Job> Worker<A, T> {
     ) {
         let mut idle = true;
         loop {
-            // Open inputs up to the limit.
+            // Open inputs up to the limit, the one put off first.
             let mut done = false;
             while self.streams.len() < self.max_streams {
-                match queue.take(!self.streams.is_empty(), idle) {
-                    Take::Job(index, job) => {
-                        let opened = job.source().map(Source::open);
-                        match opened {
-                            None => {
-                                if tx.send((index, job, None)).is_err() {
-                                    return;
-                                }
-                            }
-                            Some(Err(e)) => {
-                                if tx.send((index, job, Some(Err(e)))).is_err() {
-                                    return;
-                                }
-                            }
-                            Some(Ok(reader)) => {
-                                let buf = self.spare.pop().unwrap_or_else(|| vec![0; self.chunk]);
-                                self.streams.push(Stream {
-                                    index,
-                                    job,
-                                    reader,
-                                    ctx: Context::new(),
-                                    buf,
-                                    len: 0,
-                                    started: false,
-                                    end: false,
-                                    error: None,
-                                });
-                            }
+                let (index, job) = match self.pending.take() {
+                    Some(p) => p,
+                    None => match queue.take(!self.streams.is_empty(), idle) {
+                        Take::Job(index, job) => (index, job),
+                        Take::Later => break,
+                        Take::Done => {
+                            done = true;
+                            break;
                         }
-                    }
-                    Take::Later => break,
-                    Take::Done => {
-                        done = true;
-                        break;
-                    }
+                    },
+                };
+                match self.start(index, job, tx) {
+                    Start::Started => {}
+                    Start::Later => break,
+                    Start::Gone => return,
                 }
             }
             let now_idle = self.streams.is_empty();
@@ -466,7 +602,7 @@ impl<A: Algorithm, T: Job> Worker<A, T> {
                 idle = now_idle;
             }
             if now_idle {
-                if done {
+                if done && self.pending.is_none() {
                     return;
                 }
                 continue;
@@ -482,18 +618,76 @@ impl<A: Algorithm, T: Job> Worker<A, T> {
         }
     }
 
+    /// Opens a job's input and adds it to the open streams, or sends its
+    /// outcome at once (no input, or the open failed).
+    fn start(&mut self, index: u64, job: T, tx: &mpsc::Sender<Done<A, T>>) -> Start {
+        let reader = match job.source() {
+            None => None,
+            Some(Source::Stdin) => Some(Ok(Reader::Stdin(io::stdin()))),
+            Some(Source::StdinAgain) => Some(Ok(Reader::Empty)),
+            Some(Source::Path(p)) => {
+                // With nothing open, wait for a descriptor: others free
+                // theirs. With inputs open, never wait (they hold ours).
+                let wait = self.streams.is_empty();
+                match files::open(p, &self.budget, wait, self.settings.warn_changed) {
+                    files::Open::Done(f) => Some(Ok(Reader::File(f))),
+                    files::Open::Failed(e) => Some(Err(e)),
+                    files::Open::Later => {
+                        self.pending = Some((index, job));
+                        return Start::Later;
+                    }
+                }
+            }
+        };
+        match reader {
+            None => {
+                if tx.send((index, job, None)).is_err() {
+                    return Start::Gone;
+                }
+            }
+            Some(Err(e)) => {
+                if tx.send((index, job, Some(Err(e)))).is_err() {
+                    return Start::Gone;
+                }
+            }
+            Some(Ok(reader)) => {
+                let buf = self.spare.pop().unwrap_or_else(|| vec![0; self.chunk]);
+                self.streams.push(Stream {
+                    index,
+                    job,
+                    reader,
+                    ctx: Context::new(),
+                    buf,
+                    len: 0,
+                    offset: 0,
+                    started: false,
+                    end: false,
+                    error: None,
+                });
+            }
+        }
+        Start::Started
+    }
+
     /// Reads the next chunk of every open input and hashes them all;
     /// returns the bytes hashed.
     fn round(&mut self) -> u64 {
         let mut bytes = 0;
         for s in &mut self.streams {
+            s.offset += s.len as u64;
+            s.len = 0;
             match fill(&mut s.reader, &mut s.buf) {
                 Ok((n, end)) => {
                     s.len = n;
                     s.end = end;
                     bytes += n as u64;
+                    if self.settings.no_cache
+                        && let Some(f) = s.reader.file()
+                    {
+                        drop_pages(f, (!end).then_some(s.offset + n as u64));
+                    }
                 }
-                Err(e) => s.error = Some(e),
+                Err((n, e)) => s.error = Some(read_error(s.offset + n as u64, e)),
             }
         }
         let mut manager = JobManager::<A>::with_engine(self.engine);
@@ -525,7 +719,8 @@ impl<A: Algorithm, T: Job> Worker<A, T> {
         bytes
     }
 
-    /// Sends the finished inputs' results; false if the caller is gone.
+    /// Sends the finished inputs' results (closing their files); false if
+    /// the caller is gone.
     fn finish(&mut self, tx: &mpsc::Sender<Done<A, T>>) -> bool {
         let mut i = 0;
         while i < self.streams.len() {
@@ -537,16 +732,58 @@ impl<A: Algorithm, T: Job> Worker<A, T> {
             let s = self.streams.swap_remove(i);
             let outcome = match s.error {
                 Some(e) => Err(e),
-                None => s
-                    .ctx
-                    .digest()
-                    .ok_or_else(|| io::Error::other("stream did not complete")),
+                None => match s.ctx.digest() {
+                    Some(digest) => Ok(Hashed {
+                        digest,
+                        changed: self.settings.warn_changed && s.reader.file().is_some_and(changed),
+                    }),
+                    None => Err(io::Error::other("stream did not complete")),
+                },
             };
+            drop(s.reader);
             self.spare.push(s.buf);
             if tx.send((s.index, s.job, Some(outcome))).is_err() {
                 return false;
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Gives `good` bytes, then fails as a bad disk sector does.
+    struct Failing {
+        good: usize,
+    }
+
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.good == 0 {
+                return Err(io::Error::from_raw_os_error(5));
+            }
+            let n = buf.len().min(self.good).min(4000);
+            self.good -= n;
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn a_read_error_names_its_byte_offset() {
+        let mut r = Failing { good: 10_000 };
+        let mut buf = vec![0u8; 8192];
+        assert_eq!(fill(&mut r, &mut buf).unwrap(), (8192, false));
+        let (n, e) = fill(&mut r, &mut buf).unwrap_err();
+        assert_eq!(n, 1808);
+        let e = read_error(8192 + n as u64, e);
+        assert_eq!(
+            e.to_string(),
+            "read error at byte 10000: Input/output error"
+        );
+        // At the first byte, the error as coreutils words it.
+        let e = read_error(0, io::Error::from_raw_os_error(21));
+        assert_eq!(names::describe(&e), "Is a directory");
     }
 }

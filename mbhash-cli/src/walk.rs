@@ -5,30 +5,46 @@
 //! sort`: depth first, the entries of a directory sorted by the bytes of
 //! their names as if a directory's name ended in `/`. Symbolic links to
 //! files are hashed; links to directories are not followed (no cycles), and
-//! other special files (FIFOs, sockets, devices) are skipped. Directories are
-//! read one at a time, as the walk reaches them.
+//! broken links, link loops and other special files (FIFOs, sockets,
+//! devices) are skipped, each with a warning. Directories are read one at a
+//! time, as the walk reaches them; one that cannot be read (or read to its
+//! end) is one error, and the walk goes on with what it could read.
 
 use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::files;
 use crate::names;
-use crate::streams::{Job, Source};
+use crate::streams::{Job, Source, StdinOnce};
 
 /// One input to report.
 #[derive(Debug)]
 pub struct Input {
     /// The name as printed (the argument, or a path under it).
     pub name: Vec<u8>,
-    /// What to hash, or why there is nothing to hash (a directory that
-    /// could not be read).
-    pub what: Result<Source, io::Error>,
+    /// What to hash, or why there is nothing to hash.
+    pub what: What,
+}
+
+/// What an input is.
+#[derive(Debug)]
+pub enum What {
+    /// Bytes to hash.
+    Hash(Source),
+    /// A directory that could not be read (or not to its end).
+    Failed(io::Error),
+    /// An entry `-r` does not hash, and why.
+    Skipped(&'static str),
 }
 
 impl Job for Input {
     fn source(&self) -> Option<&Source> {
-        self.what.as_ref().ok()
+        match &self.what {
+            What::Hash(s) => Some(s),
+            _ => None,
+        }
     }
 }
 
@@ -36,14 +52,21 @@ impl Input {
     fn file(path: PathBuf) -> Self {
         Input {
             name: names::bytes(path.as_os_str()).into_owned(),
-            what: Ok(Source::Path(path)),
+            what: What::Hash(Source::Path(path)),
         }
     }
 
     fn failed(path: &Path, err: io::Error) -> Self {
         Input {
             name: names::bytes(path.as_os_str()).into_owned(),
-            what: Err(err),
+            what: What::Failed(err),
+        }
+    }
+
+    fn skipped(path: &Path, why: &'static str) -> Self {
+        Input {
+            name: names::bytes(path.as_os_str()).into_owned(),
+            what: What::Skipped(why),
         }
     }
 }
@@ -56,6 +79,7 @@ pub struct Walk {
     /// Open directories, innermost last: entries still to visit, in
     /// reverse order (popped from the end).
     stack: Vec<Vec<Entry>>,
+    stdin: StdinOnce,
 }
 
 #[derive(Debug)]
@@ -68,6 +92,38 @@ struct Entry {
 enum Kind {
     File,
     Dir,
+    /// Not hashed: reported with this reason.
+    Skip(&'static str),
+}
+
+/// The kind of a directory entry that is not a file or a directory.
+fn special(t: fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "FIFO"
+    } else if t.is_socket() {
+        "socket"
+    } else if t.is_block_device() {
+        "block device"
+    } else if t.is_char_device() {
+        "character device"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// What a symbolic link leads to.
+fn link_kind(path: &Path) -> Result<Kind, io::Error> {
+    match files::retry(|| fs::metadata(path)) {
+        Ok(m) if m.is_file() => Ok(Kind::File),
+        Ok(m) if m.is_dir() => Ok(Kind::Skip("symbolic link to a directory")),
+        Ok(m) => Ok(Kind::Skip(special(m.file_type()))),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Kind::Skip("broken symbolic link")),
+        Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            Ok(Kind::Skip("symbolic link loop"))
+        }
+        Err(e) => Err(e),
+    }
 }
 
 impl Walk {
@@ -77,39 +133,45 @@ impl Walk {
             args: args.into_iter(),
             recursive,
             stack: Vec::new(),
+            stdin: StdinOnce::default(),
         }
     }
 
     /// Reads a directory's entries, sorted, onto the stack; an error is
-    /// returned as an input to report.
+    /// returned as an input to report, after the entries read before it
+    /// are put on the stack (they are still walked).
     fn enter(&mut self, dir: &Path) -> Option<Input> {
         let mut entries = Vec::new();
-        let read = match fs::read_dir(dir) {
+        let mut error = None;
+        let read = match files::retry(|| fs::read_dir(dir)) {
             Ok(r) => r,
             Err(e) => return Some(Input::failed(dir, e)),
         };
         for item in read {
             let item = match item {
                 Ok(i) => i,
-                Err(e) => return Some(Input::failed(dir, e)),
+                Err(e) => {
+                    error = Some(Input::failed(dir, e));
+                    break;
+                }
             };
             let path = dir.join(item.file_name());
             let kind = match item.file_type() {
                 Ok(t) if t.is_dir() => Kind::Dir,
                 Ok(t) if t.is_file() => Kind::File,
-                Ok(t) if t.is_symlink() => match fs::metadata(&path) {
-                    Ok(m) if m.is_file() => Kind::File,
-                    _ => continue,
-                },
-                Ok(_) => continue,
-                Err(e) => return Some(Input::failed(&path, e)),
+                // A link that cannot be followed for another reason, or an
+                // entry of unknown type: opening it reports the error in
+                // its place.
+                Ok(t) if t.is_symlink() => link_kind(&path).unwrap_or(Kind::File),
+                Ok(t) => Kind::Skip(special(t)),
+                Err(_) => Kind::File,
             };
             entries.push((sort_key(&item.file_name(), kind), Entry { path, kind }));
         }
         entries.sort_unstable_by(|a, b| b.0.cmp(&a.0));
         self.stack
             .push(entries.into_iter().map(|(_, entry)| entry).collect());
-        None
+        error
     }
 }
 
@@ -136,6 +198,10 @@ impl Iterator for Walk {
                     }) => return Some(Input::file(path)),
                     Some(Entry {
                         path,
+                        kind: Kind::Skip(why),
+                    }) => return Some(Input::skipped(&path, why)),
+                    Some(Entry {
+                        path,
                         kind: Kind::Dir,
                     }) => {
                         if let Some(err) = self.enter(&path) {
@@ -152,7 +218,7 @@ impl Iterator for Walk {
             if arg == "-" {
                 return Some(Input {
                     name: b"-".to_vec(),
-                    what: Ok(Source::Stdin),
+                    what: What::Hash(self.stdin.take()),
                 });
             }
             let path = PathBuf::from(arg);
@@ -176,9 +242,9 @@ pub fn total_size(args: &[OsString], recursive: bool, cancelled: &dyn Fn() -> bo
             return None;
         }
         match input.what {
-            Ok(Source::Stdin) => return None,
-            Ok(Source::Path(p)) => total += fs::metadata(p).map(|m| m.len()).unwrap_or(0),
-            Err(_) => {}
+            What::Hash(Source::Stdin) => return None,
+            What::Hash(Source::Path(p)) => total += fs::metadata(p).map(|m| m.len()).unwrap_or(0),
+            What::Hash(Source::StdinAgain) | What::Failed(_) | What::Skipped(_) => {}
         }
     }
     Some(total)

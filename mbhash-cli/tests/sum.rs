@@ -531,3 +531,597 @@ fn other_algorithms_round_trip() {
     );
     assert!(String::from_utf8_lossy(&tagged.stdout).starts_with("SHA512/256 (y) = c672b8d1"));
 }
+
+/// The system's `sh` running `script` with `args` as `$1...`, in `dir`.
+fn sh(dir: &Path, script: &str, args: &[&OsStr], stdin: &[u8]) -> Output {
+    let mut all: Vec<OsString> = vec!["-c".into(), script.into(), "sh".into()];
+    all.extend(args.iter().map(|a| a.to_os_string()));
+    run(dir, "sh", &all, stdin)
+}
+
+#[test]
+fn stdin_is_read_once() {
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = TempDir::new("stdin2");
+    let dir = &tmp.0;
+    // Longer than a read chunk: two operands must not share its chunks.
+    let data = bytes(21, (600 << 10) + 5);
+    write(dir, b"f", b"x");
+    for args in [
+        &["-"][..],
+        &["-", "-"],
+        &["-", "f", "-"],
+        &["-", "f", "-", "-"],
+    ] {
+        same(dir, "sha256sum", "sha256", &os(args), &data);
+        // One thread, where the operands' reads were interleaved.
+        let theirs = run(dir, "sha256sum", &os(args), &data);
+        let ours = run(
+            dir,
+            MBHASH,
+            &[os(&["sum", "-j1"]), os(args)].concat(),
+            &data,
+        );
+        assert!(ours.stdout == theirs.stdout, "-j1 {args:?}");
+    }
+    // A list naming `-` twice: the first gets standard input, the second
+    // the empty input, as in coreutils.
+    let digest = {
+        let out = run(dir, "sha256sum", &os(&["-"]), &data).stdout;
+        String::from_utf8(out[..64].to_vec()).unwrap()
+    };
+    std::fs::write(dir.join("list"), format!("{digest}  -\n{digest}  -\n")).unwrap();
+    same(dir, "sha256sum", "sha256", &os(&["-c", "list"]), &data);
+    same(
+        dir,
+        "sha256sum",
+        "sha256",
+        &os(&["-c", "list", "list"]),
+        &data,
+    );
+}
+
+#[test]
+fn many_files_under_a_small_open_file_limit() {
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = TempDir::new("nofile");
+    let dir = &tmp.0;
+    for i in 0..5000u64 {
+        write(
+            dir,
+            format!("t/d{}/f{i:05}", i % 7).as_bytes(),
+            &bytes(i, (i as usize * 31) % 3000),
+        );
+    }
+    let ours = sh(
+        dir,
+        "ulimit -n 64 && exec \"$1\" sum -r -j 64 t",
+        &[MBHASH.as_ref()],
+        b"",
+    );
+    let err = String::from_utf8_lossy(&ours.stderr);
+    assert_eq!(ours.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+    let want = sh(
+        dir,
+        "find t -type f | LC_ALL=C sort | xargs sha256sum",
+        &[],
+        b"",
+    );
+    assert_eq!(ours.stdout.split(|&b| b == b'\n').count(), 5001);
+    assert!(ours.stdout == want.stdout, "digests differ from sha256sum");
+    // Check mode under the same limit.
+    std::fs::write(dir.join("list"), &want.stdout).unwrap();
+    let check = sh(
+        dir,
+        "ulimit -n 64 && exec \"$1\" sum -c --quiet -j 64 list",
+        &[MBHASH.as_ref()],
+        b"",
+    );
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    assert!(check.stdout.is_empty());
+}
+
+#[test]
+fn write_errors_as_coreutils() {
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = TempDir::new("wr");
+    let dir = &tmp.0;
+    let files = tree(dir);
+    let a: &OsStr = files[0].as_ref();
+    let sum: &OsStr = "sum".as_ref();
+    // Standard output closed, and a full device (where coreutils loses the
+    // error's text: "write error").
+    let cases = [
+        ("exec \"$@\" >&-", "write error: Bad file descriptor"),
+        (
+            "exec \"$@\" > /dev/full",
+            "write error: No space left on device",
+        ),
+    ];
+    for (script, msg) in cases {
+        let ours = sh(dir, script, &[MBHASH.as_ref(), sum, a, a], b"");
+        let theirs = sh(dir, script, &["sha256sum".as_ref(), a, a], b"");
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stderr),
+            format!("mbhash: {msg}\n")
+        );
+        let theirs_err = String::from_utf8_lossy(&theirs.stderr);
+        assert!(
+            theirs_err.starts_with("sha256sum: write error"),
+            "{theirs_err}"
+        );
+        assert_eq!(ours.status.code(), Some(1), "{script}");
+        assert_eq!(theirs.status.code(), Some(1), "{script}");
+    }
+    // Nothing to write: a closed standard output is no error.
+    let list = run(dir, "sha256sum", &[a.to_os_string()], b"").stdout;
+    std::fs::write(dir.join("list"), list).unwrap();
+    let script = "exec \"$@\" >&-";
+    let quiet = sh(
+        dir,
+        script,
+        &[
+            MBHASH.as_ref(),
+            sum,
+            "-c".as_ref(),
+            "--status".as_ref(),
+            "list".as_ref(),
+        ],
+        b"",
+    );
+    assert_eq!(
+        quiet.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+}
+
+/// Runs `mbhash ARGS` with its standard output a pipe that is closed after
+/// `keep` bytes were read; returns how it ended and its standard error.
+fn closed_pipe(dir: &Path, args: &[&str], keep: usize) -> (std::process::ExitStatus, String) {
+    use std::io::Read;
+    let mut cmd = Command::new(MBHASH);
+    cmd.args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut reader = None;
+    if keep == 0 {
+        // Closed before the program starts.
+        let (r, w) = std::io::pipe().unwrap();
+        drop(r);
+        cmd.stdout(w);
+    } else {
+        cmd.stdout(Stdio::piped());
+    }
+    let mut child = cmd.spawn().unwrap();
+    drop(cmd);
+    if keep > 0 {
+        reader = child.stdout.take();
+    }
+    if let Some(mut out) = reader {
+        let mut buf = vec![0u8; keep];
+        out.read_exact(&mut buf).unwrap();
+    }
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    (child.wait().unwrap(), err)
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_as_sigpipe_does() {
+    use std::os::unix::process::ExitStatusExt;
+    let tmp = TempDir::new("pipe");
+    let dir = &tmp.0;
+    // More output than a pipe holds, in both modes.
+    for i in 0..6000u64 {
+        write(
+            dir,
+            format!("p/file-number-{i:05}").as_bytes(),
+            &bytes(i, 100),
+        );
+    }
+    let list = run(dir, MBHASH, &os(&["sum", "-r", "p"]), b"");
+    assert!(list.status.success());
+    std::fs::write(dir.join("list"), &list.stdout).unwrap();
+    let runs: [&[&str]; 5] = [
+        &["sum", "-r", "p"],
+        &["sum", "-j1", "-r", "p"],
+        &["sum", "-c", "list"],
+        &["engines"],
+        &[
+            "bench",
+            "--json",
+            "--sizes",
+            "64",
+            "--streams",
+            "1",
+            "--rounds",
+            "1",
+        ],
+    ];
+    for args in runs {
+        // The short outputs fit in a pipe: closed before they are written.
+        let keep = usize::from(args[0] == "sum");
+        let (status, err) = closed_pipe(dir, args, 0);
+        assert_eq!(status.signal(), Some(13), "{args:?}: {status:?}: {err}");
+        let (status, err) = closed_pipe(dir, args, keep);
+        assert_eq!(status.signal(), Some(13), "{args:?}: {status:?}: {err}");
+        // Nothing on standard error (bench may note a peer it lacks).
+        assert!(
+            err.is_empty() || args[0] == "bench" && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn recursion_says_what_it_skips() {
+    let tmp = TempDir::new("skips");
+    let dir = &tmp.0;
+    write(dir, b"r/a", b"a");
+    write(dir, b"r/sub/b", b"b");
+    std::os::unix::fs::symlink("nowhere", dir.join("r/broken")).unwrap();
+    std::os::unix::fs::symlink("loop2", dir.join("r/loop1")).unwrap();
+    std::os::unix::fs::symlink("loop1", dir.join("r/loop2")).unwrap();
+    std::os::unix::fs::symlink("a", dir.join("r/good")).unwrap();
+    let _sock = std::os::unix::net::UnixListener::bind(dir.join("r/sock")).unwrap();
+    let fifo = Command::new("mkfifo").arg(dir.join("r/fifo")).status();
+    let have_fifo = fifo.is_ok_and(|s| s.success());
+    let out = run(dir, MBHASH, &os(&["sum", "-r", "r"]), b"");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[1].ends_with("  r/good") && lines[2].ends_with("  r/sub/b"),
+        "{lines:?}"
+    );
+    let mut want = vec![
+        "mbhash: r/broken: skipped: broken symbolic link",
+        "mbhash: r/loop1: skipped: symbolic link loop",
+        "mbhash: r/loop2: skipped: symbolic link loop",
+        "mbhash: r/sock: skipped: socket",
+    ];
+    if have_fifo {
+        want.insert(1, "mbhash: r/fifo: skipped: FIFO");
+    }
+    assert_eq!(err.lines().collect::<Vec<_>>(), want);
+    let strict = run(dir, MBHASH, &os(&["sum", "-r", "--strict", "r"]), b"");
+    assert_eq!(strict.status.code(), Some(1));
+    assert_eq!(strict.stdout, out.stdout);
+}
+
+/// Bytes of `path` in the page cache, by `fincore`; `None` without it.
+fn resident(dir: &Path, path: &str) -> Option<u64> {
+    let out = Command::new("fincore")
+        .args(["--bytes", "--noheadings", "--output", "RES", path])
+        .current_dir(dir)
+        .output()
+        .ok()?;
+    out.status.success().then_some(())?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+#[test]
+fn no_cache_drops_the_pages_it_read() {
+    let tmp = TempDir::new("nocache");
+    let dir = &tmp.0;
+    let data = bytes(3, 8 << 20);
+    for name in ["one", "a", "b"] {
+        let f = std::fs::File::create(dir.join(name)).unwrap();
+        use std::io::Write;
+        (&f).write_all(&data).unwrap();
+        // Written back, so that the pages are clean and can be dropped.
+        f.sync_all().unwrap();
+    }
+    if resident(dir, "one").is_none() {
+        mbhash_test_support::skip_or_require(
+            "fincore",
+            "--no-cache test",
+            "fincore (util-linux) not found",
+        );
+        return;
+    }
+    let plain = run(dir, MBHASH, &os(&["sum", "one", "a", "b"]), b"");
+    assert!(plain.status.success());
+    // Without the flag the pages stay (the check can see them).
+    assert!(
+        resident(dir, "a").unwrap() >= 4 << 20,
+        "pages not cached to begin with"
+    );
+    for args in [
+        &["one"][..],
+        &["-j1", "one"],
+        &["a", "b"],
+        &["-j1", "a", "b"],
+    ] {
+        let ours = run(
+            dir,
+            MBHASH,
+            &[os(&["sum", "--no-cache"]), os(args)].concat(),
+            b"",
+        );
+        assert!(ours.status.success());
+        for name in args.iter().filter(|a| !a.starts_with('-')) {
+            assert_eq!(resident(dir, name), Some(0), "{args:?}: {name}");
+            // Read back into the cache for the next run.
+            std::fs::read(dir.join(name)).unwrap();
+        }
+        let want: Vec<&[u8]> = plain.stdout.split(|&b| b == b'\n').collect();
+        for line in ours.stdout.split(|&b| b == b'\n') {
+            assert!(want.contains(&line));
+        }
+    }
+}
+
+#[test]
+fn warn_changed_reports_a_file_that_grew_while_read() {
+    use std::io::Write;
+    let tmp = TempDir::new("changed");
+    let dir = &tmp.0;
+    if !Command::new("mkfifo")
+        .arg(dir.join("fifo"))
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        mbhash_test_support::skip_or_require("mkfifo", "--warn-changed test", "mkfifo not found");
+        return;
+    }
+    let fifo_sum = run(dir, MBHASH, &os(&["sum", "-"]), b"x").stdout;
+    let fifo_line = String::from_utf8_lossy(&fifo_sum).replace("  -", "  fifo");
+    for args in [&["grows", "fifo"][..], &["-c", "list"]] {
+        write(dir, b"grows", &bytes(4, 4 << 20));
+        let list = run(dir, MBHASH, &os(&["sum", "grows"]), b"").stdout;
+        std::fs::write(
+            dir.join("list"),
+            [list, fifo_line.clone().into_bytes()].concat(),
+        )
+        .unwrap();
+        let child = Command::new(MBHASH)
+            .args(["sum", "--warn-changed", "-j1"])
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // mbhash opens the file, then waits for the FIFO's writer: the file
+        // grows meanwhile.
+        let fd_dir = format!("/proc/{}/fd", child.id());
+        let target = dir.join("grows");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let open = std::fs::read_dir(&fd_dir)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|e| std::fs::read_link(e.path()).is_ok_and(|p| p == target));
+            if open {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the file was never opened"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&target)
+            .unwrap()
+            .write_all(b"more")
+            .unwrap();
+        std::fs::write(dir.join("fifo"), b"x").unwrap();
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.lines()
+                .any(|l| l == "mbhash: grows: file changed as we read it"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("fifo"), "{err}");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+    }
+}
+
+/// A fuzzer's seed (`MBHASH_FUZZ_SEED`, else the clock; printed) and its
+/// deadline (`MBHASH_FUZZ_SECS`, default 2 s).
+fn fuzz_budget(name: &str) -> (u64, std::time::Instant) {
+    use std::io::Write;
+    let seed = std::env::var("MBHASH_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_nanos() as u64
+        });
+    let secs: f64 = std::env::var("MBHASH_FUZZ_SECS")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(2.0);
+    let _ = writeln!(
+        std::io::stderr(),
+        "fuzz {name}: seed {seed} (replay: MBHASH_FUZZ_SEED={seed}), {secs} s"
+    );
+    let until = std::time::Instant::now() + std::time::Duration::from_secs_f64(secs.max(0.0));
+    (seed, until)
+}
+
+/// splitmix64.
+struct Mix(u64);
+
+impl Mix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len())]
+    }
+}
+
+/// One random checksum line: a good line for a file, then mutated.
+fn random_check_line(rng: &mut Mix, files: &[(Vec<u8>, String)]) -> Vec<u8> {
+    let (name, hex) = rng.pick(files);
+    let mut hex = hex.clone();
+    if rng.below(4) == 0 {
+        hex = hex.to_ascii_uppercase();
+    }
+    if rng.below(5) == 0 {
+        // A wrong digest.
+        let i = rng.below(hex.len());
+        let c = if hex.as_bytes()[i] == b'0' { "1" } else { "0" };
+        hex.replace_range(i..=i, c);
+    }
+    let mut name = name.clone();
+    let mut line: Vec<u8> = match rng.below(5) {
+        0 => [b"SHA256 (".as_slice(), &name, b") = ", hex.as_bytes()].concat(),
+        1 => [b"SHA256(".as_slice(), &name, b")= ", hex.as_bytes()].concat(),
+        2 => [hex.as_bytes(), b" *", &name].concat(),
+        3 => [hex.as_bytes(), b" ", &name].concat(),
+        _ => {
+            if name.contains(&b'\\') || name.contains(&b'\n') {
+                let mut esc = Vec::new();
+                for &b in &name {
+                    match b {
+                        b'\\' => esc.extend_from_slice(b"\\\\"),
+                        b'\n' => esc.extend_from_slice(b"\\n"),
+                        b => esc.push(b),
+                    }
+                }
+                name = esc;
+                [b"\\".as_slice(), hex.as_bytes(), b"  ", &name].concat()
+            } else {
+                [hex.as_bytes(), b"  ", &name].concat()
+            }
+        }
+    };
+    // Mutations: a byte changed, inserted or removed; blanks in front;
+    // a CR; a comment; an empty line.
+    for _ in 0..rng.below(3) {
+        let alphabet = b" \t\\*()=#\rSHA256xyz0aF-\x01";
+        match rng.below(7) {
+            0 if !line.is_empty() => {
+                let i = rng.below(line.len());
+                line[i] = *rng.pick(alphabet);
+            }
+            1 => {
+                let i = rng.below(line.len() + 1);
+                line.insert(i, *rng.pick(alphabet));
+            }
+            2 if !line.is_empty() => {
+                line.remove(rng.below(line.len()));
+            }
+            3 => {
+                const BLANKS: [&[u8]; 3] = [b" ", b"\t", b"  "];
+                let blank = BLANKS[rng.below(BLANKS.len())];
+                line.splice(0..0, blank.iter().copied());
+            }
+            4 => line.push(b'\r'),
+            5 => line.insert(0, b'#'),
+            _ => line.clear(),
+        }
+    }
+    line.retain(|&b| b != b'\n');
+    line.push(b'\n');
+    line
+}
+
+/// Random checksum lists, checked by `mbhash sum -c` and by the system's
+/// `sha256sum -c`: the same output, messages and exit status.
+#[test]
+fn fuzz_check_lists_against_coreutils() {
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = TempDir::new("fuzzcheck");
+    let dir = &tmp.0;
+    let names: [&[u8]; 8] = [
+        b"a",
+        b"b b",
+        b"back\\slash",
+        b"new\nline",
+        b"star*",
+        b"(paren)",
+        b"x = y",
+        b"missing",
+    ];
+    let mut files = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        let data = bytes(i as u64 + 40, i * 100);
+        let hex = {
+            use sha2::Digest;
+            sha2::Sha256::digest(&data)
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect::<String>()
+        };
+        if *name != b"missing" {
+            write(dir, name, &data);
+        }
+        files.push((name.to_vec(), hex));
+    }
+    let (seed, until) = fuzz_budget("check-lists");
+    let mut rng = Mix(seed);
+    let flag_sets: [&[&str]; 7] = [
+        &[],
+        &["--warn"],
+        &["--strict"],
+        &["--quiet"],
+        &["--status"],
+        &["--ignore-missing"],
+        &["--strict", "--warn", "--ignore-missing"],
+    ];
+    let mut lists = 0u64;
+    let mut lines = 0u64;
+    while std::time::Instant::now() < until {
+        let n = 1 + rng.below(8);
+        let mut list = Vec::new();
+        for _ in 0..n {
+            list.extend(random_check_line(&mut rng, &files));
+        }
+        if rng.below(4) == 0 {
+            list.pop(); // no final newline
+        }
+        std::fs::write(dir.join("list"), &list).unwrap();
+        let mut args = os(&["-c"]);
+        args.extend(rng.pick(&flag_sets).iter().map(OsString::from));
+        args.push("list".into());
+        same(dir, "sha256sum", "sha256", &args, b"");
+        lists += 1;
+        lines += n as u64;
+    }
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "fuzz check-lists: seed {seed}: {lists} lists of {lines} lines checked against sha256sum -c"
+    );
+}

@@ -168,7 +168,7 @@ impl fmt::Display for Algo {
     }
 }
 
-/// An algorithm name that `Algo::from_str` (`str::parse`) does not know.
+/// An algorithm name that `Algo`'s [`FromStr`](core::str::FromStr) does not know.
 #[cfg(feature = "std")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownAlgo(pub std::string::String);

@@ -51,7 +51,7 @@ fn block_worker(service: &HashService) -> mpsc::Sender<()> {
     let (started_tx, started_rx) = mpsc::channel();
     let (release_tx, release_rx) = mpsc::channel::<()>();
     service
-        .submit_with(Algo::Sha256, vec![1u8; 10], move |o: Outcome<Vec<u8>>| {
+        .submit_to(Algo::Sha256, vec![1u8; 10], move |o: Outcome<Vec<u8>>| {
             assert!(o.is_ok());
             started_tx.send(()).unwrap();
             let _ = release_rx.recv();
@@ -147,7 +147,7 @@ fn producer(
                 let want = expected[id];
                 let seen = seen.clone();
                 service
-                    .submit_with(algo, rec, move |o: Outcome<Rec>| {
+                    .submit_to(algo, rec, move |o: Outcome<Rec>| {
                         let done = o.expect("no job is cancelled");
                         seen[done.buf.id].fetch_add(1, Ordering::Relaxed);
                         assert_eq!(Some(done.digest), want, "callback digest");
@@ -425,7 +425,9 @@ fn queue_in_flight(service: &HashService) -> InFlight {
     for i in 0..10u8 {
         let tx = tx.clone();
         service
-            .submit_with(Algo::Sha512, vec![i; 3000], move |o| tx.send(o).unwrap())
+            .submit_to(Algo::Sha512, vec![i; 3000], move |o: Outcome<Vec<u8>>| {
+                tx.send(o).unwrap()
+            })
             .unwrap();
     }
     let mut stream = service.stream(Algo::Sha256);
@@ -545,7 +547,7 @@ fn shutdown_racing_producers_loses_nothing() {
                             assert_eq!(buf.len(), len);
                             outcomes.fetch_add(1, Ordering::Relaxed);
                         };
-                        match service.submit_with(algo, buf, reply) {
+                        match service.submit_to(algo, buf, reply) {
                             Ok(()) => accepted.fetch_add(1, Ordering::Relaxed),
                             Err(Rejected::ShutDown(b)) => {
                                 assert_eq!(b.len(), len);
@@ -582,14 +584,14 @@ fn a_panicking_callback_neither_kills_the_worker_nor_loses_jobs() {
             let data = vec![(i + round) as u8; i * 37];
             if i % 7 == 0 {
                 service
-                    .submit_with(Algo::Sha256, data, move |_: Outcome<Vec<u8>>| {
+                    .submit_to(Algo::Sha256, data, move |_: Outcome<Vec<u8>>| {
                         panic!("callback panic (expected by the test)")
                     })
                     .unwrap();
             } else {
                 expected += 1;
                 service
-                    .submit_with(Algo::Sha256, data, move |o: Outcome<Vec<u8>>| {
+                    .submit_to(Algo::Sha256, data, move |o: Outcome<Vec<u8>>| {
                         tx.send(o).unwrap()
                     })
                     .unwrap();
@@ -683,11 +685,15 @@ fn dropping_the_service_finishes_jobs_and_joins() {
         for i in 0..200usize {
             let count = count.clone();
             service
-                .submit_with(Algo::Sha512_224, vec![i as u8; i], move |o| {
-                    let done: mbhash_core::service::Done<Vec<u8>> = o.unwrap();
-                    assert_eq!(done.digest, oracle(Algo::Sha512_224, &done.buf));
-                    count.fetch_add(1, Ordering::Relaxed);
-                })
+                .submit_to(
+                    Algo::Sha512_224,
+                    vec![i as u8; i],
+                    move |o: Outcome<Vec<u8>>| {
+                        let done: mbhash_core::service::Done<Vec<u8>> = o.unwrap();
+                        assert_eq!(done.digest, oracle(Algo::Sha512_224, &done.buf));
+                        count.fetch_add(1, Ordering::Relaxed);
+                    },
+                )
                 .unwrap();
         }
     }
@@ -717,7 +723,7 @@ fn replies_may_submit_and_shut_down() {
     let inner = service.clone();
     let tx2 = tx.clone();
     service
-        .submit_with(Algo::Sha256, vec![1u8; 100], move |o: Outcome<Vec<u8>>| {
+        .submit_to(Algo::Sha256, vec![1u8; 100], move |o: Outcome<Vec<u8>>| {
             let buf = o.unwrap().buf;
             // A follow-up job from the worker itself.
             let follow = inner.try_submit_to(Algo::Sha384, buf, tx2);

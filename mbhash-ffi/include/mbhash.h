@@ -555,8 +555,9 @@ mbh_result mbh_manager_init_with_engine(struct mbh_manager *mem,
 // Ends a manager: the contexts still in flight in it are released (reset to
 // `MBH_STATUS_NEW`, their buffers no longer used), then the manager is
 // marked uninitialised. Returns `MBH_UNINITIALIZED` for memory that holds no
-// manager. A manager from `mbh_manager_new` must be given to
-// `mbh_manager_free` instead (this only finishes it: its memory leaks).
+// manager. A manager from `mbh_manager_new` is finished too (every other
+// call then refuses it as uninitialised) and must still be given to
+// `mbh_manager_free`, which frees its memory.
 //
 // # Safety
 // `mgr` is NULL or points to an `mbh_manager` (initialised, finished or
@@ -564,9 +565,10 @@ mbh_result mbh_manager_init_with_engine(struct mbh_manager *mem,
 mbh_result mbh_manager_fini(struct mbh_manager *mgr);
 
 // Frees a manager from `mbh_manager_new`, releasing its contexts in flight
-// as `mbh_manager_fini` does. NULL is a no-op. Given a manager from
-// `mbh_manager_init`, it only finishes it. Not in the kernel-style library
-// (use `mbh_manager_fini`).
+// as `mbh_manager_fini` does; one already ended by `mbh_manager_fini` is
+// freed too. NULL is a no-op. Given a manager from `mbh_manager_init`, it
+// only finishes it. Not in the kernel-style library (use
+// `mbh_manager_fini`).
 //
 // # Safety
 // `mgr` is NULL or a manager from `mbh_manager_new` or `mbh_manager_init`,

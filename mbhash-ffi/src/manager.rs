@@ -51,6 +51,11 @@ const _: () = {
 
 /// "mbhm": an initialised manager.
 const MGR_MAGIC: u32 = 0x6d62_686d;
+/// "mbhf": a manager from `mbh_manager_new` that `mbh_manager_fini` ended:
+/// refused as uninitialised by everything but `mbh_manager_free`, which
+/// frees its memory.
+#[cfg_attr(not(feature = "std"), allow(dead_code))]
+const MGR_FINISHED_HEAP: u32 = 0x6d62_6866;
 
 /// The Rust manager of one algorithm. Its `'static` references are made
 /// from the caller's pointers under the contract of [`mbh_manager`].
@@ -383,8 +388,9 @@ unsafe fn init_manager(
 /// Ends a manager: the contexts still in flight in it are released (reset to
 /// `MBH_STATUS_NEW`, their buffers no longer used), then the manager is
 /// marked uninitialised. Returns `MBH_UNINITIALIZED` for memory that holds no
-/// manager. A manager from `mbh_manager_new` must be given to
-/// `mbh_manager_free` instead (this only finishes it: its memory leaks).
+/// manager. A manager from `mbh_manager_new` is finished too (every other
+/// call then refuses it as uninitialised) and must still be given to
+/// `mbh_manager_free`, which frees its memory.
 ///
 /// # Safety
 /// `mgr` is NULL or points to an `mbh_manager` (initialised, finished or
@@ -408,7 +414,7 @@ unsafe fn fini(inner: &mut MgrInner) {
     // The Rust manager holds references to the contexts in flight: end it
     // (and them) before touching the contexts.
     let jobs = core::mem::replace(&mut inner.jobs, [ptr::null_mut(); MAX_LANES]);
-    inner.magic = 0;
+    inner.magic = if inner.heap { MGR_FINISHED_HEAP } else { 0 };
     // SAFETY: initialised; it is never used again (the tag is cleared), and
     // an `AnyManager` owns nothing, so dropping it is all there is.
     unsafe { ptr::drop_in_place(&raw mut inner.manager) };
@@ -420,9 +426,10 @@ unsafe fn fini(inner: &mut MgrInner) {
 }
 
 /// Frees a manager from `mbh_manager_new`, releasing its contexts in flight
-/// as `mbh_manager_fini` does. NULL is a no-op. Given a manager from
-/// `mbh_manager_init`, it only finishes it. Not in the kernel-style library
-/// (use `mbh_manager_fini`).
+/// as `mbh_manager_fini` does; one already ended by `mbh_manager_fini` is
+/// freed too. NULL is a no-op. Given a manager from `mbh_manager_init`, it
+/// only finishes it. Not in the kernel-style library (use
+/// `mbh_manager_fini`).
 ///
 /// # Safety
 /// `mgr` is NULL or a manager from `mbh_manager_new` or `mbh_manager_init`,
@@ -434,6 +441,18 @@ pub unsafe extern "C" fn mbh_manager_free(mgr: *mut mbh_manager) {
         return;
     }
     let _ = boundary(|| {
+        if (mgr as usize).is_multiple_of(MBH_MANAGER_ALIGN) {
+            // SAFETY: aligned and a manager from `_new` or `_init` (the
+            // contract); the tag is a plain integer read through a raw
+            // pointer.
+            if unsafe { (*mgr.cast::<MgrInner>()).magic } == MGR_FINISHED_HEAP {
+                // SAFETY: the tag is set only on a manager allocated by
+                // `mbh_manager_new` and ended by `mbh_manager_fini`, which
+                // dropped its Rust manager; it is freed only here.
+                drop(unsafe { Box::from_raw(mgr.cast::<MaybeUninit<mbh_manager>>()) });
+                return Ok(());
+            }
+        }
         // SAFETY: forwarded contract.
         let inner = unsafe { check_mgr(mgr)? };
         let heap = inner.heap;

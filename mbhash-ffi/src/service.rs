@@ -161,9 +161,9 @@ unsafe fn submit(
         let cb = Callback { f, arg };
         let reply = move |o: Outcome<CBuf>| cb.call(o);
         let r = if wait {
-            svc.service.submit_with(algo, buf, reply)
+            svc.service.submit_to(algo, buf, reply)
         } else {
-            svc.service.try_submit_with(algo, buf, reply)
+            svc.service.try_submit_to(algo, buf, reply)
         };
         r.map_err(|e| match e {
             Rejected::Full(_) => mbh_result::MBH_QUEUE_FULL,

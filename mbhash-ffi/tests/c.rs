@@ -242,6 +242,23 @@ fn errors_valgrind() {
     }
 }
 
+/// Every documented create/destroy order of managers and contexts.
+#[test]
+fn lifetime_asan() {
+    let exe = build(&c_test("lifetime"), "lifetime", Link::Static);
+    run(&exe, &[], &[], false);
+}
+
+/// The same under valgrind: nothing leaks (`mbh_manager_free` after
+/// `mbh_manager_fini` frees the heap manager).
+#[test]
+fn lifetime_valgrind() {
+    if valgrind_or_skip("lifetime_valgrind") {
+        let exe = build(&c_test("lifetime"), "lifetime", Link::Shared);
+        run(&exe, &[], &[], true);
+    }
+}
+
 /// The header compiles as C++ and the library runs from C++.
 /// 8 threads through the pool and the service (see `tests/c/concurrency.c`).
 #[test]

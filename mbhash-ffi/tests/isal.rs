@@ -294,3 +294,32 @@ fn deprecated_functions_warn() {
         "compiling with ISAL_UNIT_TEST",
     );
 }
+
+/// The fuzzer of both C ABIs (`tests/c/abi_fuzz.c`) under ASan and UBSan,
+/// seeded from the clock (`MBHASH_FUZZ_SEED` replays a seed) for
+/// `MBHASH_FUZZ_SECS` seconds (default 2).
+#[test]
+fn abi_fuzz_asan() {
+    use std::io::Write;
+    let seed = std::env::var("MBHASH_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_nanos() as u64
+        });
+    let secs = std::env::var("MBHASH_FUZZ_SECS").unwrap_or_else(|_| "2".into());
+    let _ = writeln!(
+        std::io::stderr(),
+        "fuzz c-abi: seed {seed} (replay: MBHASH_FUZZ_SEED={seed}), {secs} s"
+    );
+    let exe = build("abi_fuzz", Link::Static);
+    let out = run(&exe, &[&seed.to_string(), &secs], &[], false);
+    let _ = writeln!(
+        std::io::stderr(),
+        "fuzz c-abi: {}",
+        out.lines().next().unwrap_or("")
+    );
+}

@@ -6,12 +6,13 @@
 //! `AsRef<[u8]> + Send + 'static`: `Vec<u8>`, `Arc<[u8]>`, `bytes::Bytes`,
 //! `Box<[u8]>`, a pooled buffer type of your own). The outcome comes back,
 //! with the buffer, through a [`Handle`] ([`HashService::submit`], then
-//! [`Handle::wait`]), a callback ([`HashService::submit_with`]) or a
-//! channel you supply ([`HashService::submit_to`] and the [`Reply`] trait).
+//! [`Handle::wait`]), or a [`Reply`] ([`HashService::submit_to`]): a
+//! callback run on the worker, or a channel you supply.
 //! Batches go in with [`HashService::submit_batch`]. Every accepted job gets
 //! exactly one [`Outcome`]: [`Done`] (the [`Digest`] and the buffer), or
-//! [`Cancelled`] (the buffer) if the service was shut down with
-//! [`Shutdown::Cancel`] first.
+//! [`Cancelled`] (the buffer and the [`Reason`]) if the service was shut
+//! down with [`Shutdown::Cancel`] first, or if the buffer's `AsRef`
+//! panicked.
 //!
 //! ```
 //! use mbhash_core::service::{Algo, HashService};
@@ -23,7 +24,7 @@
 //! assert_eq!(done.digest, Algo::Sha256.digest(b"abc"));
 //! assert_eq!(done.buf, b"abc"); // the buffer comes back
 //!
-//! // A channel (`submit_with` takes a callback instead).
+//! // A channel (or a callback: `submit_to` takes any `Reply`).
 //! let (tx, rx) = std::sync::mpsc::channel();
 //! for i in 0..10u8 {
 //!     service.submit_to(Algo::Sha512_256, vec![i; 1000], tx.clone()).unwrap();
@@ -97,342 +98,44 @@
 //! [`Rejected::ShutDown`]) and joins the workers after they have finished
 //! every accepted job, or, with [`Shutdown::Cancel`], after they have handed
 //! back the jobs they had not started as [`Cancelled`]. Dropping the service
-//! shuts it down with [`Shutdown::Finish`]. A reply (callback) that panics
-//! is caught: its worker and every other job go on. Replies run on the
-//! workers, so they should be short and must not wait on the service (use
-//! the `try_` forms from a reply). Should hashing itself ever panic (a bug),
-//! the jobs of that batch come back [`Cancelled`] rather than be lost.
+//! shuts it down with [`Shutdown::Finish`]. The caller's code that runs on a
+//! worker is contained: a reply (callback) that panics, or a buffer whose
+//! `Drop` panics, is caught and counted ([`Stats::callback_panics`]); a
+//! buffer whose `AsRef` panics fails its job ([`Reason::Panicked`]; for a
+//! stream chunk, the stream's finish); the worker and every other job go
+//! on. Replies run on the workers, so they should be short and must not wait
+//! on the service (use the `try_` forms from a reply). Should hashing itself
+//! ever panic (a bug), the jobs of that batch come back [`Cancelled`] rather
+//! than be lost.
 
 mod algo;
+mod builder;
+mod error;
+mod queue;
 mod reply;
+mod stream;
 mod worker;
 
 pub use crate::algo::{Algo, Digest, UnknownAlgo};
-pub use reply::{Cancelled, Done, Handle, Outcome, Reply};
+pub use builder::Builder;
+pub use error::{BuildError, Rejected};
+pub use queue::{Shutdown, Stats};
+pub use reply::{Cancelled, Done, Handle, Outcome, Reason, Reply};
+pub use stream::Stream;
 
 use core::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::thread::JoinHandle;
 
-use crossbeam_channel::{Sender, TrySendError, bounded};
 use parking_lot::Mutex;
 
-use crate::engine::{EngineError, Sha256Engine, Sha512Engine};
-use algo::Engines;
-use reply::{Chunk, Finish, Job, Task};
-use worker::{Msg, StreamOp, Worker};
+use queue::{Inner, Queue};
+use reply::{Job, Task};
+use worker::Msg;
 
 /// Jobs per queue message from [`HashService::submit_batch`].
 const BATCH_MSG_JOBS: usize = 16;
-
-/// What [`HashService::shutdown`] does with accepted jobs not yet started.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Shutdown {
-    /// Hash them all, then stop.
-    Finish,
-    /// Hand them back as [`Cancelled`], then stop. Jobs already being hashed
-    /// still finish.
-    Cancel,
-}
-
-/// A job the service did not accept, with its buffer.
-pub enum Rejected<B> {
-    /// The queue was full (only from the `try_` forms).
-    Full(B),
-    /// The service is shut down.
-    ShutDown(B),
-}
-
-impl<B> Rejected<B> {
-    /// The buffer that was submitted.
-    pub fn into_inner(self) -> B {
-        match self {
-            Rejected::Full(b) | Rejected::ShutDown(b) => b,
-        }
-    }
-
-    /// True for [`Rejected::Full`].
-    pub fn is_full(&self) -> bool {
-        matches!(self, Rejected::Full(_))
-    }
-
-    fn map<C>(self, f: impl FnOnce(B) -> C) -> Rejected<C> {
-        match self {
-            Rejected::Full(b) => Rejected::Full(f(b)),
-            Rejected::ShutDown(b) => Rejected::ShutDown(f(b)),
-        }
-    }
-}
-
-impl<B> fmt::Debug for Rejected<B> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Rejected::Full(_) => f.write_str("Full(..)"),
-            Rejected::ShutDown(_) => f.write_str("ShutDown(..)"),
-        }
-    }
-}
-
-impl<B> fmt::Display for Rejected<B> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Rejected::Full(_) => "the hash service's queue is full",
-            Rejected::ShutDown(_) => "the hash service is shut down",
-        })
-    }
-}
-
-impl<B> std::error::Error for Rejected<B> {}
-
-/// Counts since the service started. Each batch is counted when its replies
-/// are about to run (callback panics once they ran); exact once
-/// [`HashService::shutdown`] has returned.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Jobs (and streams) that got a digest.
-    pub completed: u64,
-    /// Jobs (and streams) handed back as [`Cancelled`].
-    pub cancelled: u64,
-    /// Replies that panicked (caught).
-    pub callback_panics: u64,
-    /// Batches the workers ran, counted once per algorithm in a batch (each
-    /// is one set of job managers): `completed / batches` is the mean number
-    /// of jobs that shared lanes.
-    pub batches: u64,
-}
-
-#[derive(Default)]
-struct Counters {
-    completed: AtomicU64,
-    cancelled: AtomicU64,
-    callback_panics: AtomicU64,
-    batches: AtomicU64,
-}
-
-/// Why a service could not start.
-#[derive(Debug)]
-pub enum BuildError {
-    /// The configured engine (an environment variable) is invalid.
-    Engine(EngineError),
-    /// A worker thread could not be spawned.
-    Spawn(std::io::Error),
-}
-
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BuildError::Engine(e) => write!(f, "hash service: {e}"),
-            BuildError::Spawn(e) => write!(f, "hash service: cannot spawn a worker: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Engine(e) => Some(e),
-            BuildError::Spawn(e) => Some(e),
-        }
-    }
-}
-
-/// What the service, its streams and its workers share.
-pub(crate) struct Inner {
-    /// One-shot jobs: any worker takes them.
-    shared: Sender<Msg>,
-    /// Per worker: the steps of the streams pinned to it, then its stop.
-    own: Vec<Sender<Msg>>,
-    /// Set by shutdown: no send starts after it.
-    closed: AtomicBool,
-    /// Sends under way. Shutdown sets `closed`, waits for this to reach
-    /// zero, and only then tells the workers to stop, so every accepted
-    /// message is in a queue before the workers' last drain.
-    sending: AtomicUsize,
-    cancel: AtomicBool,
-    workers: usize,
-    next_stream: AtomicU64,
-    max_batch_jobs: usize,
-    max_batch_bytes: usize,
-    stats: Counters,
-}
-
-/// Which queue a message goes to.
-#[derive(Clone, Copy)]
-enum Queue {
-    Shared,
-    Worker(usize),
-}
-
-/// A send under way (see [`Inner::sending`]).
-struct Sending<'a>(&'a Inner);
-
-impl Drop for Sending<'_> {
-    fn drop(&mut self) {
-        self.0.sending.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl Inner {
-    /// Registers a send; `None` once closed.
-    fn begin_send(&self) -> Option<Sending<'_>> {
-        // SeqCst on both sides: either shutdown sees this send counted, or
-        // this send sees `closed`.
-        self.sending.fetch_add(1, Ordering::SeqCst);
-        let sending = Sending(self);
-        (!self.closed.load(Ordering::SeqCst)).then_some(sending)
-    }
-
-    /// Sends `msg`, waiting for room if `wait`; on refusal the message comes
-    /// back with the reason.
-    fn send(&self, queue: Queue, msg: Msg, wait: bool) -> Result<(), Rejected<Msg>> {
-        let Some(_sending) = self.begin_send() else {
-            return Err(Rejected::ShutDown(msg));
-        };
-        let tx = match queue {
-            Queue::Shared => &self.shared,
-            Queue::Worker(w) => &self.own[w],
-        };
-        if wait {
-            tx.send(msg).map_err(|e| Rejected::ShutDown(e.into_inner()))
-        } else {
-            tx.try_send(msg).map_err(|e| match e {
-                TrySendError::Full(m) => Rejected::Full(m),
-                TrySendError::Disconnected(m) => Rejected::ShutDown(m),
-            })
-        }
-    }
-
-    /// Once closed: waits for the sends under way, then queues each
-    /// worker's stop behind everything it was sent.
-    fn stop_workers(&self) {
-        while self.sending.load(Ordering::SeqCst) != 0 {
-            // A send waiting for room: the workers are draining.
-            std::thread::sleep(std::time::Duration::from_micros(50));
-        }
-        for tx in &self.own {
-            let _ = tx.send(Msg::Stop);
-        }
-    }
-}
-
-/// Configures and starts a [`HashService`].
-#[derive(Clone, Debug)]
-pub struct Builder {
-    workers: Option<usize>,
-    queue_capacity: usize,
-    max_batch_jobs: usize,
-    max_batch_bytes: usize,
-    sha256: Option<Sha256Engine>,
-    sha512: Option<Sha512Engine>,
-    /// Refuse to build when the engine environment variable is invalid.
-    check_env: bool,
-}
-
-impl Default for Builder {
-    fn default() -> Self {
-        Builder {
-            workers: None,
-            queue_capacity: 1024,
-            max_batch_jobs: 64,
-            max_batch_bytes: 4 << 20,
-            sha256: None,
-            sha512: None,
-            check_env: true,
-        }
-    }
-}
-
-impl Builder {
-    /// Worker threads (at least 1). Default: the available cores.
-    pub fn workers(mut self, n: usize) -> Self {
-        self.workers = Some(n.max(1));
-        self
-    }
-
-    /// Messages each queue holds (at least 1; default 1024): the shared
-    /// queue of one-shot jobs, and each worker's queue of stream steps. A
-    /// batch submit takes one place per 16 jobs.
-    pub fn queue_capacity(mut self, n: usize) -> Self {
-        self.queue_capacity = n.max(1);
-        self
-    }
-
-    /// The most a worker takes into one batch: `jobs` jobs (at least 1) or
-    /// about `bytes` bytes (it stops taking once it has that many), whichever
-    /// comes first. Defaults: 64 jobs, 4 MiB. Larger batches fill lanes
-    /// better; smaller ones hand back outcomes sooner.
-    pub fn max_batch(mut self, jobs: usize, bytes: usize) -> Self {
-        self.max_batch_jobs = jobs.max(1);
-        self.max_batch_bytes = bytes.max(1);
-        self
-    }
-
-    /// The engine for SHA-256 and SHA-224 (default: the configured one).
-    pub fn sha256_engine(mut self, engine: Sha256Engine) -> Self {
-        self.sha256 = Some(engine);
-        self
-    }
-
-    /// The engine for the SHA-512 family (default: the configured one).
-    pub fn sha512_engine(mut self, engine: Sha512Engine) -> Self {
-        self.sha512 = Some(engine);
-        self
-    }
-
-    /// Starts the workers.
-    ///
-    /// # Errors
-    /// An invalid engine environment variable (when no engine was given), or
-    /// a thread that cannot be spawned.
-    pub fn build(self) -> Result<HashService, BuildError> {
-        // Without a given engine, the workers follow the default engine
-        // (checked here, as configured by the environment).
-        if self.check_env {
-            if self.sha256.is_none() {
-                Sha256Engine::try_configured().map_err(BuildError::Engine)?;
-            }
-            if self.sha512.is_none() {
-                Sha512Engine::try_configured().map_err(BuildError::Engine)?;
-            }
-        }
-        let engines = Engines {
-            sha256: self.sha256,
-            sha512: self.sha512,
-        };
-        let workers = self.workers.unwrap_or_else(|| {
-            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-        });
-        let (shared_tx, shared_rx) = bounded(self.queue_capacity);
-        let (own_tx, own_rx): (Vec<_>, Vec<_>) =
-            (0..workers).map(|_| bounded(self.queue_capacity)).unzip();
-        let inner = Arc::new(Inner {
-            shared: shared_tx,
-            own: own_tx,
-            closed: AtomicBool::new(false),
-            sending: AtomicUsize::new(0),
-            cancel: AtomicBool::new(false),
-            workers,
-            next_stream: AtomicU64::new(0),
-            max_batch_jobs: self.max_batch_jobs,
-            max_batch_bytes: self.max_batch_bytes,
-            stats: Counters::default(),
-        });
-        let service = HashService {
-            inner: inner.clone(),
-            threads: Mutex::new(Vec::with_capacity(workers)),
-        };
-        for (i, own) in own_rx.into_iter().enumerate() {
-            let worker = Worker::new(inner.clone(), shared_rx.clone(), own, engines);
-            let thread = std::thread::Builder::new()
-                .name(format!("mbhash-{i}"))
-                .spawn(move || worker.run())
-                .map_err(BuildError::Spawn)?;
-            service.threads.lock().push(thread);
-        }
-        Ok(service)
-    }
-}
 
 /// Worker threads that hash jobs submitted from any thread.
 ///
@@ -456,8 +159,8 @@ impl Builder {
 /// });
 /// ```
 pub struct HashService {
-    inner: Arc<Inner>,
-    threads: Mutex<Vec<JoinHandle<()>>>,
+    pub(crate) inner: Arc<Inner>,
+    pub(crate) threads: Mutex<Vec<JoinHandle<()>>>,
 }
 
 impl fmt::Debug for HashService {
@@ -530,35 +233,8 @@ impl HashService {
         self.enqueue(algo, buf, promise, false).map(|()| handle)
     }
 
-    /// Submits a job whose outcome goes to `callback`, run on the worker
-    /// thread (see [`Reply`] for what a callback may do). Waits for room in
-    /// the queue.
-    ///
-    /// # Errors
-    /// [`Rejected::ShutDown`] with the buffer, once shut down (`callback` is
-    /// dropped unused).
-    pub fn submit_with<B, F>(&self, algo: Algo, buf: B, callback: F) -> Result<(), Rejected<B>>
-    where
-        B: AsRef<[u8]> + Send + 'static,
-        F: FnOnce(Outcome<B>) + Send + 'static,
-    {
-        self.enqueue(algo, buf, callback, true)
-    }
-
-    /// Like [`HashService::submit_with`], but never waits.
-    ///
-    /// # Errors
-    /// [`Rejected::Full`] or [`Rejected::ShutDown`], with the buffer
-    /// (`callback` is dropped unused).
-    pub fn try_submit_with<B, F>(&self, algo: Algo, buf: B, callback: F) -> Result<(), Rejected<B>>
-    where
-        B: AsRef<[u8]> + Send + 'static,
-        F: FnOnce(Outcome<B>) + Send + 'static,
-    {
-        self.enqueue(algo, buf, callback, false)
-    }
-
-    /// Submits a job whose outcome goes to `reply`: the sending half of a
+    /// Submits a job whose outcome goes to `reply`: a callback
+    /// `FnOnce(Outcome<B>)` run on the worker thread, the sending half of a
     /// channel you own, or anything else implementing [`Reply`]. Waits for
     /// room in the queue.
     ///
@@ -616,26 +292,8 @@ impl HashService {
     }
 
     /// Submits many jobs of one algorithm, each outcome going to a clone of
-    /// `callback`, run on a worker thread. Waits for room.
-    ///
-    /// # Errors
-    /// As [`HashService::submit_batch`].
-    pub fn submit_batch_with<B, I, F>(
-        &self,
-        algo: Algo,
-        bufs: I,
-        callback: F,
-    ) -> Result<(), Rejected<Vec<B>>>
-    where
-        B: AsRef<[u8]> + Send + 'static,
-        I: IntoIterator<Item = B>,
-        F: FnOnce(Outcome<B>) + Clone + Send + 'static,
-    {
-        self.submit_batch_to(algo, bufs, callback)
-    }
-
-    /// Submits many jobs of one algorithm, each outcome going to a clone of
-    /// `reply` (e.g. a channel's sender). Waits for room.
+    /// `reply` (a channel's sender, or a callback run on a worker). Waits
+    /// for room.
     ///
     /// # Errors
     /// As [`HashService::submit_batch`].
@@ -721,6 +379,7 @@ impl HashService {
         Stats {
             completed: c.completed.load(Ordering::Relaxed),
             cancelled: c.cancelled.load(Ordering::Relaxed),
+            failed: c.failed.load(Ordering::Relaxed),
             callback_panics: c.callback_panics.load(Ordering::Relaxed),
             batches: c.batches.load(Ordering::Relaxed),
         }
@@ -793,134 +452,5 @@ where
     match task.into_any().downcast::<Job<B, R>>() {
         Ok(job) => job.buf,
         Err(_) => unreachable!("a refused job has the type it was sent with"),
-    }
-}
-
-/// A multi-part hash stream on a [`HashService`]: chunks go, in order, to
-/// the one worker that holds the stream's state.
-///
-/// Dropping a stream without [`Stream::finish`] discards it.
-pub struct Stream {
-    inner: Arc<Inner>,
-    id: u64,
-    worker: usize,
-    algo: Algo,
-    open: bool,
-}
-
-impl fmt::Debug for Stream {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Stream")
-            .field("algo", &self.algo)
-            .field("worker", &self.worker)
-            .finish_non_exhaustive()
-    }
-}
-
-impl Stream {
-    /// The stream's algorithm.
-    pub fn algo(&self) -> Algo {
-        self.algo
-    }
-
-    /// Appends `buf` to the stream; waits for room in the queue. The buffer
-    /// is dropped on the worker once hashed.
-    ///
-    /// # Errors
-    /// [`Rejected::ShutDown`] with the buffer, once the service is shut down.
-    pub fn update<B>(&mut self, buf: B) -> Result<(), Rejected<B>>
-    where
-        B: AsRef<[u8]> + Send + 'static,
-    {
-        self.send_chunk(buf, true)
-    }
-
-    /// Like [`Stream::update`], but never waits.
-    ///
-    /// # Errors
-    /// [`Rejected::Full`] or [`Rejected::ShutDown`], with the buffer; the
-    /// stream is unchanged.
-    pub fn try_update<B>(&mut self, buf: B) -> Result<(), Rejected<B>>
-    where
-        B: AsRef<[u8]> + Send + 'static,
-    {
-        self.send_chunk(buf, false)
-    }
-
-    /// Ends the stream; the handle's outcome holds the digest of every chunk
-    /// in order. If the service was shut down first, the outcome is
-    /// [`Cancelled`].
-    pub fn finish(self) -> Handle<()> {
-        let (handle, promise) = Handle::new();
-        self.finish_to(promise);
-        handle
-    }
-
-    /// Ends the stream; the outcome goes to `callback`, run on the worker. If
-    /// the service is already shut down, `callback` gets [`Cancelled`] at
-    /// once, on this thread.
-    pub fn finish_with<F>(self, callback: F)
-    where
-        F: FnOnce(Outcome<()>) + Send + 'static,
-    {
-        self.finish_to(callback);
-    }
-
-    /// Ends the stream; the outcome goes to `reply` (e.g. a channel's
-    /// sender). If the service is already shut down, `reply` gets
-    /// [`Cancelled`] at once, on this thread.
-    pub fn finish_to<R: Reply<()>>(mut self, reply: R) {
-        self.open = false;
-        let op = StreamOp::Finish(Box::new(Finish(reply)));
-        if let Err(rejected) = self.send(op, true) {
-            let task = match rejected.into_inner() {
-                Msg::Stream {
-                    op: StreamOp::Finish(task),
-                    ..
-                } => task,
-                _ => unreachable!("the message sent"),
-            };
-            task.complete(None);
-        }
-    }
-
-    fn send_chunk<B>(&mut self, buf: B, wait: bool) -> Result<(), Rejected<B>>
-    where
-        B: AsRef<[u8]> + Send + 'static,
-    {
-        let chunk: Box<dyn Chunk> = Box::new(buf);
-        self.send(StreamOp::Update(chunk), wait)
-            .map_err(|rejected| {
-                rejected.map(|msg| match msg {
-                    Msg::Stream {
-                        op: StreamOp::Update(chunk),
-                        ..
-                    } => match chunk.into_any().downcast::<B>() {
-                        Ok(buf) => *buf,
-                        Err(_) => unreachable!("a refused chunk has the type it was sent with"),
-                    },
-                    _ => unreachable!("the message sent"),
-                })
-            })
-    }
-
-    fn send(&self, op: StreamOp, wait: bool) -> Result<(), Rejected<Msg>> {
-        let msg = Msg::Stream {
-            id: self.id,
-            algo: self.algo,
-            op,
-        };
-        self.inner.send(Queue::Worker(self.worker), msg, wait)
-    }
-}
-
-impl Drop for Stream {
-    fn drop(&mut self) {
-        if self.open {
-            // On a worker (a reply dropping a stream), never wait for that
-            // worker's own queue: at worst the state lingers until shutdown.
-            let wait = !worker::on_worker_of(&self.inner);
-            let _ = self.send(StreamOp::Abort, wait);
-        }
     }
 }

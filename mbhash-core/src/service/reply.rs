@@ -26,34 +26,73 @@ impl<B> fmt::Debug for Done<B> {
     }
 }
 
-/// A job that was accepted and then not hashed, because the service was shut
-/// down with [`Shutdown::Cancel`](super::Shutdown::Cancel): the buffer,
+/// Why an accepted job ended without a digest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    /// The service was shut down with
+    /// [`Shutdown::Cancel`](super::Shutdown::Cancel) before the job ran.
+    ShutDown,
+    /// Code of the caller panicked while the job was handled: the buffer's
+    /// `AsRef` (for a stream, any of its chunks'). The panic was caught; the
+    /// worker and the other jobs went on. (Also a panic in mbhash's own
+    /// hashing, which would be a bug.)
+    Panicked,
+}
+
+/// A job that was accepted and then not hashed, and why: the buffer,
 /// handed back.
-pub struct Cancelled<B>(pub B);
+pub struct Cancelled<B> {
+    buf: B,
+    reason: Reason,
+}
 
 impl<B> Cancelled<B> {
+    pub(crate) fn new(buf: B, reason: Reason) -> Self {
+        Cancelled { buf, reason }
+    }
+
+    /// Why the job got no digest.
+    pub fn reason(&self) -> Reason {
+        self.reason
+    }
+
+    /// The buffer that was submitted.
+    pub fn buf(&self) -> &B {
+        &self.buf
+    }
+
+    /// The buffer that was submitted.
+    pub fn buf_mut(&mut self) -> &mut B {
+        &mut self.buf
+    }
+
     /// The buffer that was submitted.
     pub fn into_inner(self) -> B {
-        self.0
+        self.buf
     }
 }
 
 impl<B> fmt::Debug for Cancelled<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Cancelled(..)")
+        f.debug_struct("Cancelled")
+            .field("reason", &self.reason)
+            .finish_non_exhaustive()
     }
 }
 
 impl<B> fmt::Display for Cancelled<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the hash service was shut down before the job ran")
+        f.write_str(match self.reason {
+            Reason::ShutDown => "the hash service was shut down before the job ran",
+            Reason::Panicked => "the job's buffer panicked (caught) while the service read it",
+        })
     }
 }
 
 impl<B> std::error::Error for Cancelled<B> {}
 
 /// What every accepted job ends with, exactly once: a [`Done`] job or a
-/// [`Cancelled`] one, each holding the buffer.
+/// [`Cancelled`] one (with its [`Reason`]), each holding the buffer.
 pub type Outcome<B> = Result<Done<B>, Cancelled<B>>;
 
 /// Where an outcome goes, for [`HashService::submit_to`]: the sending half of
@@ -69,7 +108,8 @@ pub type Outcome<B> = Result<Done<B>, Cancelled<B>>;
 /// A reply runs on a worker thread: it should be short, and must not block
 /// on the service itself (a blocking [`HashService::submit`] from a reply can
 /// wait for the very worker that runs it). A reply that panics is caught: the
-/// worker and the other jobs go on, and [`Stats::callback_panics`] counts it.
+/// worker and the other jobs go on, and [`Stats::callback_panics`] counts it
+/// (as it counts a buffer whose `Drop` panics on the worker).
 ///
 /// [`HashService::submit_to`]: super::HashService::submit_to
 /// [`HashService::submit`]: super::HashService::submit
@@ -233,9 +273,9 @@ impl<B: Send + 'static> Reply<B> for Promise<B> {
 pub(crate) trait Task: Send + 'static {
     /// The bytes to hash.
     fn data(&self) -> &[u8];
-    /// Delivers the digest (or, with `None`, the cancellation) and hands the
-    /// buffer back. Runs the caller's reply: may panic.
-    fn complete(self: Box<Self>, digest: Option<Digest>);
+    /// Delivers the digest (or why there is none) and hands the buffer
+    /// back. Runs the caller's reply: may panic.
+    fn complete(self: Box<Self>, digest: Result<Digest, Reason>);
     /// For a task refused by a full or closed queue: back to its type.
     fn into_any(self: Box<Self>) -> Box<dyn Any>;
 }
@@ -255,11 +295,11 @@ where
         self.buf.as_ref()
     }
 
-    fn complete(self: Box<Self>, digest: Option<Digest>) {
+    fn complete(self: Box<Self>, digest: Result<Digest, Reason>) {
         let Job { buf, reply } = *self;
         reply.reply(match digest {
-            Some(digest) => Ok(Done { digest, buf }),
-            None => Err(Cancelled(buf)),
+            Ok(digest) => Ok(Done { digest, buf }),
+            Err(reason) => Err(Cancelled::new(buf, reason)),
         });
     }
 
@@ -276,10 +316,10 @@ impl<R: Reply<()>> Task for Finish<R> {
         &[]
     }
 
-    fn complete(self: Box<Self>, digest: Option<Digest>) {
+    fn complete(self: Box<Self>, digest: Result<Digest, Reason>) {
         self.0.reply(match digest {
-            Some(digest) => Ok(Done { digest, buf: () }),
-            None => Err(Cancelled(())),
+            Ok(digest) => Ok(Done { digest, buf: () }),
+            Err(reason) => Err(Cancelled::new((), reason)),
         });
     }
 

@@ -11,7 +11,7 @@ use crossbeam_channel::{Receiver, select};
 
 use super::Inner;
 use super::algo::{Engines, ServiceAlgorithm, Streams};
-use super::reply::{Chunk, Task};
+use super::reply::{Chunk, Reason, Task};
 use crate::Hasher;
 use crate::algo::{Algo, Digest};
 use crate::manager::{Context, Flags, JobManager, Status};
@@ -57,17 +57,30 @@ impl Msg {
         }
     }
 
+    /// The bytes to hash, for the batch cap (a buffer whose `AsRef`
+    /// panics counts 0 here; it fails when the batch is hashed).
     fn bytes(&self) -> usize {
+        let len = |data: Option<&[u8]>| data.map_or(0, <[u8]>::len);
         match self {
-            Msg::Job(_, t) => t.data().len(),
-            Msg::Jobs(_, tasks) => tasks.iter().map(|t| t.data().len()).sum(),
+            Msg::Job(_, t) => len(task_data(&**t)),
+            Msg::Jobs(_, tasks) => tasks.iter().map(|t| len(task_data(&**t))).sum(),
             Msg::Stream {
                 op: StreamOp::Update(c),
                 ..
-            } => c.bytes().len(),
+            } => len(chunk_data(&**c)),
             Msg::Stream { .. } | Msg::Stop => 0,
         }
     }
+}
+
+/// A task's bytes, or `None` if the caller's `AsRef` panicked (caught).
+fn task_data(task: &dyn Task) -> Option<&[u8]> {
+    catch_unwind(AssertUnwindSafe(|| task.data())).ok()
+}
+
+/// A chunk's bytes, or `None` if the caller's `AsRef` panicked (caught).
+fn chunk_data(chunk: &dyn Chunk) -> Option<&[u8]> {
+    catch_unwind(AssertUnwindSafe(|| chunk.bytes())).ok()
 }
 
 /// A batch entry of one algorithm.
@@ -92,6 +105,7 @@ impl Item {
 struct Tally {
     completed: u64,
     cancelled: u64,
+    failed: u64,
     panics: u64,
 }
 
@@ -101,8 +115,8 @@ pub(crate) struct Worker {
     own: Receiver<Msg>,
     engines: Engines,
     streams: Streams,
-    /// Streams whose state was lost to a panic while hashing (a bug): their
-    /// next steps are dropped and their finish is cancelled.
+    /// Streams whose state was lost to a panic (a chunk's `AsRef`, or a bug
+    /// while hashing): their next steps are dropped and their finish fails.
     poisoned: HashSet<(Algo, u64)>,
     buckets: [Vec<Item>; 6],
 }
@@ -207,7 +221,7 @@ impl Worker {
             if !items.is_empty() {
                 let digests = if cancel {
                     self.forget_streams(algo, &items);
-                    vec![None; items.len()]
+                    vec![Err(Reason::ShutDown); items.len()]
                 } else {
                     self.hash(algo, &items)
                 };
@@ -221,30 +235,56 @@ impl Worker {
             .fetch_add(tally.panics, Ordering::Relaxed);
     }
 
-    /// Hashes the items of one algorithm; a digest for every finished job.
-    fn hash(&mut self, algo: Algo, items: &[Item]) -> Vec<Option<Digest>> {
-        // Steps of poisoned streams are not hashed: dropped, or cancelled.
-        let skip: Vec<bool> = items
-            .iter()
-            .map(|item| {
-                item.stream().is_some_and(|id| {
+    /// Hashes the items of one algorithm; a digest for every finished job,
+    /// or why it has none.
+    fn hash(&mut self, algo: Algo, items: &[Item]) -> Vec<Result<Digest, Reason>> {
+        // Each item's bytes, read once through the caller's `AsRef` (which
+        // may panic); then the steps of poisoned streams are not hashed:
+        // dropped, or failed. A chunk that panics poisons its stream.
+        let mut data: Vec<Option<&[u8]>> = Vec::with_capacity(items.len());
+        let mut skip: Vec<bool> = Vec::with_capacity(items.len());
+        for item in items {
+            let bytes = match item {
+                Item::Job(task) => task_data(&**task),
+                Item::Update(_, chunk) => chunk_data(&**chunk),
+                Item::Finish(..) | Item::Abort(_) => Some(&[][..]),
+            };
+            let skipped = match item.stream() {
+                None => bytes.is_none(),
+                Some(id) => {
+                    if bytes.is_none() {
+                        self.poisoned.insert((algo, id));
+                    }
                     let poisoned = self.poisoned.contains(&(algo, id));
                     if poisoned && !matches!(item, Item::Update(..)) {
                         self.poisoned.remove(&(algo, id));
                     }
                     poisoned
-                })
-            })
-            .collect();
+                }
+            };
+            data.push(bytes);
+            skip.push(skipped);
+        }
         let run = catch_unwind(AssertUnwindSafe(
-            || crate::with_algo!(algo, A => hash_items::<A>(&self.engines, &mut self.streams, items, &skip)),
+            || crate::with_algo!(algo, A => hash_items::<A>(&self.engines, &mut self.streams, items, &data, &skip)),
         ));
         match run {
-            Ok(digests) => digests,
+            Ok(digests) => {
+                // A poisoned stream that goes on has no state to go on from.
+                for (item, &skipped) in items.iter().zip(&skip) {
+                    if let (Item::Update(id, _), true) = (item, skipped) {
+                        self.streams.remove(algo, *id);
+                    }
+                }
+                digests
+                    .into_iter()
+                    .map(|d| d.ok_or(Reason::Panicked))
+                    .collect()
+            }
             Err(_) => {
-                // A bug in the hashing path: hand every buffer back (as
-                // cancelled) rather than lose a job, and never let a stream
-                // go on from a state that may be wrong.
+                // A bug in the hashing path: hand every buffer back rather
+                // than lose a job, and never let a stream go on from a state
+                // that may be wrong.
                 for id in items.iter().filter_map(Item::stream) {
                     self.streams.remove(algo, id);
                     self.poisoned.insert((algo, id));
@@ -254,7 +294,7 @@ impl Worker {
                         self.poisoned.remove(&(algo, *id));
                     }
                 }
-                vec![None; items.len()]
+                vec![Err(Reason::Panicked); items.len()]
             }
         }
     }
@@ -270,38 +310,42 @@ impl Worker {
     }
 
     /// Hands every job's outcome to its reply, each exactly once; a reply
-    /// that panics is counted and the others go on.
+    /// that panics, or a chunk whose drop panics, is counted and the others
+    /// go on.
     fn deliver(
         items: &mut Vec<Item>,
-        digests: Vec<Option<Digest>>,
+        digests: Vec<Result<Digest, Reason>>,
         tally: &mut Tally,
         inner: &Inner,
     ) {
         let mut batch = Tally::default();
         for (item, d) in items.iter().zip(&digests) {
             if let Item::Job(_) | Item::Finish(..) = item {
-                if d.is_some() {
-                    batch.completed += 1;
-                } else {
-                    batch.cancelled += 1;
+                match d {
+                    Ok(_) => batch.completed += 1,
+                    Err(Reason::ShutDown) => batch.cancelled += 1,
+                    Err(Reason::Panicked) => batch.failed += 1,
                 }
             }
         }
         // Counted before the replies run, so a caller that saw its outcome
         // sees it counted.
-        inner.stats.batches.fetch_add(1, Ordering::Relaxed);
-        inner
-            .stats
+        let stats = &inner.stats;
+        stats.batches.fetch_add(1, Ordering::Relaxed);
+        stats
             .completed
             .fetch_add(batch.completed, Ordering::Relaxed);
-        inner
-            .stats
+        stats
             .cancelled
             .fetch_add(batch.cancelled, Ordering::Relaxed);
+        stats.failed.fetch_add(batch.failed, Ordering::Relaxed);
         for (item, digest) in items.drain(..).zip(digests) {
-            if let Item::Job(task) | Item::Finish(_, task) = item
-                && catch_unwind(AssertUnwindSafe(move || task.complete(digest))).is_err()
-            {
+            let run = catch_unwind(AssertUnwindSafe(move || match item {
+                Item::Job(task) | Item::Finish(_, task) => task.complete(digest),
+                // A stream chunk's buffer is dropped here, once hashed.
+                other => drop(other),
+            }));
+            if run.is_err() {
                 tally.panics += 1;
             }
         }
@@ -320,14 +364,15 @@ fn hash_items<A: ServiceAlgorithm>(
     engines: &Engines,
     streams: &mut Streams,
     items: &[Item],
+    data: &[Option<&[u8]>],
     skip: &[bool],
 ) -> Vec<Option<Digest>> {
     let engine = A::engine(engines);
     let mut digests = vec![None; items.len()];
-    if let ([Item::Job(task)], [false]) = (items, skip) {
+    if let ([Item::Job(_)], [Some(bytes)], [false]) = (items, data, skip) {
         // A lone job: the one-stream path, without lanes to manage.
         let mut hasher = Hasher::<A>::with_engine(engine);
-        hasher.update(task.data());
+        hasher.update(bytes);
         digests[0] = Some(Digest::of::<A>(&hasher.finalize_reset_output()));
         return digests;
     }
@@ -384,18 +429,20 @@ fn hash_items<A: ServiceAlgorithm>(
         for (ctx, k) in ctxs.iter_mut().zip(&pick) {
             let Some(k) = *k else { continue };
             let fresh = ctx.status() == Status::New;
-            let (data, flags) = match &items[k] {
-                Item::Job(task) => (task.data(), Flags::ENTIRE),
-                Item::Update(_, chunk) if fresh => (chunk.bytes(), Flags::FIRST),
-                Item::Update(_, chunk) => (chunk.bytes(), Flags::UPDATE),
-                Item::Finish(..) if fresh => (&[][..], Flags::ENTIRE),
-                Item::Finish(..) => (&[][..], Flags::LAST),
+            // Skipped items (no bytes) are in no round.
+            let bytes = data[k].expect("an item in a round has its bytes");
+            let flags = match &items[k] {
+                Item::Job(_) => Flags::ENTIRE,
+                Item::Update(..) if fresh => Flags::FIRST,
+                Item::Update(..) => Flags::UPDATE,
+                Item::Finish(..) if fresh => Flags::ENTIRE,
+                Item::Finish(..) => Flags::LAST,
                 Item::Abort(_) => unreachable!("aborts are not submitted"),
             };
             ctx.set_id(k as u64);
             // Cannot be refused: valid flags, a context not in flight, FIRST
             // on a new stream, and no stream reaches u64::MAX bytes.
-            match manager.submit(ctx, data, flags) {
+            match manager.submit(ctx, bytes, flags) {
                 Ok(Some(done)) => record(done),
                 Ok(None) => {}
                 Err(e) => panic!("mbhash service: {e}"),

@@ -1,0 +1,212 @@
+//! Standard output as coreutils treats it: a failed write is an error
+//! ("write error: ...", exit 1), and a closed pipe ends the process as the
+//! SIGPIPE signal does (the shell sees status 141), never a panic.
+//!
+//! Rust ignores SIGPIPE, so a write to a closed pipe fails with `EPIPE`;
+//! [`write_failed`] then restores the signal's default action and raises
+//! it. A closed standard output is reopened on `/dev/null` by the Rust
+//! runtime before `main` (read-write, as no shell redirection opens it);
+//! [`Stdout`] recognises that and refuses writes with `EBADF`, as the C
+//! library's `stdout` does.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::process::ExitCode;
+
+use crate::names;
+use crate::progress::Progress;
+use crate::sum::PROG;
+
+/// Standard output, locked, refusing writes when descriptor 1 is closed.
+pub struct Stdout {
+    out: io::StdoutLock<'static>,
+    closed: bool,
+}
+
+impl Stdout {
+    /// Locks standard output for the run.
+    pub fn new() -> Self {
+        let out = io::stdout();
+        let closed = was_closed(&out);
+        Stdout {
+            out: out.lock(),
+            closed,
+        }
+    }
+
+    fn check(&self) -> io::Result<()> {
+        if self.closed {
+            return Err(io::Error::from_raw_os_error(
+                rustix::io::Errno::BADF.raw_os_error(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.check()?;
+        self.out.write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        self.check()?;
+        self.out.write_all(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// True if standard output was closed when the process started: the
+/// runtime's read-write `/dev/null` is in its place.
+fn was_closed(out: &io::Stdout) -> bool {
+    use rustix::fs::{FileType, OFlags};
+    let Ok(flags) = rustix::fs::fcntl_getfl(out) else {
+        return true;
+    };
+    if flags & OFlags::RWMODE != OFlags::RDWR {
+        return false;
+    }
+    match (rustix::fs::fstat(out), rustix::fs::stat("/dev/null")) {
+        (Ok(fd), Ok(null)) => {
+            FileType::from_raw_mode(fd.st_mode) == FileType::CharacterDevice
+                && fd.st_rdev == null.st_rdev
+        }
+        _ => false,
+    }
+}
+
+/// Ends the process as a write into a closed pipe does in C programs: by
+/// the SIGPIPE signal.
+pub fn broken_pipe() -> ! {
+    let _ = signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGPIPE);
+    // Only if the signal could not be raised: the shell's status for it.
+    std::process::exit(128 + signal_hook::consts::SIGPIPE)
+}
+
+/// Reports a failed write to standard output: a closed pipe ends the
+/// process ([`broken_pipe`]); any other error is `mbhash: write error: ...`
+/// on standard error and exit status 1.
+pub fn write_failed(e: &io::Error) -> ExitCode {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        broken_pipe();
+    }
+    say(&format!("write error: {}", names::describe(e)));
+    ExitCode::FAILURE
+}
+
+/// For the commands that print with `println!` (which panics when the write
+/// fails): turns that panic into [`write_failed`]'s behaviour before any
+/// message is printed. Other panics keep the default report.
+pub fn catch_print_failures() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if let Some(why) = msg.strip_prefix("failed printing to stdout: ") {
+            if why.starts_with("Broken pipe") {
+                broken_pipe();
+            }
+            let why = why.split(" (os error").next().unwrap_or(why);
+            say(&format!("write error: {why}"));
+            std::process::exit(1);
+        }
+        default(info);
+    }));
+}
+
+/// Writes `mbhash: MESSAGE` on standard error (which may be closed: that
+/// is no reason to stop, let alone panic).
+pub fn say(msg: &str) {
+    let _ = writeln!(io::stderr().lock(), "{PROG}: {msg}");
+}
+
+/// Where the output goes: standard output, flushed per line on a
+/// terminal, and messages on standard error in step with it.
+pub struct Out<'p> {
+    out: BufWriter<crate::output::Stdout>,
+    terminal: bool,
+    progress: &'p Progress,
+    line: Vec<u8>,
+}
+
+impl<'p> Out<'p> {
+    /// Output that keeps clear of `progress`'s bar.
+    pub fn new(progress: &'p Progress) -> Self {
+        Out {
+            out: BufWriter::with_capacity(64 << 10, crate::output::Stdout::new()),
+            terminal: io::stdout().is_terminal(),
+            progress,
+            line: Vec::with_capacity(256),
+        }
+    }
+
+    /// The line being built (cleared by [`Out::emit`]).
+    pub fn line(&mut self) -> &mut Vec<u8> {
+        &mut self.line
+    }
+
+    /// Writes the line built so far.
+    pub fn emit(&mut self) -> io::Result<()> {
+        let Out {
+            out,
+            terminal,
+            progress,
+            line,
+        } = self;
+        let r = if *terminal {
+            progress.around(|| {
+                out.write_all(line)?;
+                out.flush()
+            })
+        } else {
+            out.write_all(line)
+        };
+        line.clear();
+        r
+    }
+
+    /// Writes `mbhash: MESSAGE` on standard error, after the output so far.
+    pub fn error(&mut self, msg: &str) -> io::Result<()> {
+        self.out.flush()?;
+        self.progress.around(|| say(msg));
+        Ok(())
+    }
+
+    /// Flushes standard output.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The warning for a file that changed while it was read (tar's words).
+pub fn changed_warning(name: &[u8]) -> String {
+    format!("{}: file changed as we read it", names::quote(name))
+}
+
+/// Appends the lower-case hex of `bytes`.
+pub fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    for &b in bytes {
+        out.push(HEX[usize::from(b >> 4)]);
+        out.push(HEX[usize::from(b & 15)]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex() {
+        let mut v = Vec::new();
+        push_hex(&mut v, &[0x01, 0xab, 0xff]);
+        assert_eq!(v, b"01abff");
+    }
+}
