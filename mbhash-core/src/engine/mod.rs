@@ -7,8 +7,9 @@
 //! Every family has an `auto` engine that picks, per kernel call, the
 //! cheapest way to run the lanes that are busy: one wide SIMD pass, a few
 //! narrow ones, or interleaved SHA-NI streams. The costs it compares are
-//! measured on this CPU the first time `auto` is used (a calibration of well
-//! under a millisecond), not assumed.
+//! measured on this CPU the first time `auto` is used (a calibration of about
+//! half a millisecond per family that a busy machine does not sway: see
+//! `calibrate.rs`), not assumed.
 //!
 //! An engine can be forced by name, through an API (`JobManager::with_engine`)
 //! or an environment variable read once per process
@@ -24,6 +25,8 @@
 //! assert!(err.to_string().contains("valid engines: auto, scalar"));
 //! ```
 
+#[cfg(feature = "std")]
+mod calibrate;
 mod plan;
 mod sha256;
 mod sha512;
@@ -321,57 +324,6 @@ impl<K: Kernels> Engine<K> {
 
     fn error(name: &str, kind: EngineErrorKind) -> EngineError {
         EngineError::new::<Self>(name, kind)
-    }
-
-    /// Measures each available kernel: nanoseconds per block per call with
-    /// all of its lanes busy, the minimum over a few repetitions.
-    #[cfg(feature = "std")]
-    fn calibrate(&self) -> Plan {
-        use std::time::Instant;
-        const N: usize = 8;
-        const REPS: usize = 9;
-        let data = [<K::Family as Family>::ZERO_BLOCK; N];
-        let blocks: [&[<K::Family as Family>::Block]; MAX_LANES] = [&data[..]; MAX_LANES];
-        let mut states = [[<K::Family as Family>::Word::default(); 8]; MAX_LANES];
-        let mut best = [f32::INFINITY; 6];
-        for rep in 0..REPS {
-            for step in Step::ALL.into_iter().filter(|s| self.kernels.has(*s)) {
-                let t = Instant::now();
-                self.run_full(step, &mut states, &blocks);
-                let ns = t.elapsed().as_nanos() as f32 / N as f32;
-                // The first two repetitions warm caches and clocks.
-                if rep >= 2 && ns < best[step as usize] {
-                    best[step as usize] = ns;
-                }
-            }
-        }
-        core::hint::black_box(&states);
-        Plan::new(
-            best.map(|c| c.max(f32::MIN_POSITIVE)),
-            K::MID_WIDTH,
-            K::WIDE_WIDTH,
-        )
-    }
-
-    /// Runs one call of `step` with all of its lanes busy (calibration).
-    #[cfg(feature = "std")]
-    fn run_full(
-        &self,
-        step: Step,
-        states: &mut [[<K::Family as Family>::Word; 8]; MAX_LANES],
-        blocks: &[&[<K::Family as Family>::Block]; MAX_LANES],
-    ) {
-        let k = &self.kernels;
-        let [a, b, c, d, ..] = states;
-        match step {
-            Step::Scalar | Step::Narrow1 => k.run_one(step, a, blocks[0]),
-            Step::Narrow2 => k.run_x2([a, b], [blocks[0], blocks[1]]),
-            Step::Narrow4 => k.run_x4([a, b, c, d], [blocks[0], blocks[1], blocks[2], blocks[3]]),
-            Step::Mid | Step::Wide => {
-                let w = Self::width(step) as usize;
-                k.run_group(step, &mut states[..w], &blocks[..w]);
-            }
-        }
     }
 
     #[inline]

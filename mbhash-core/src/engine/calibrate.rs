@@ -1,0 +1,257 @@
+//! `auto`'s calibration: the cost of each kernel on this CPU, measured so
+//! that a busy machine (another thread on the core, a preemption in the
+//! middle, a vector unit still powering up) does not change the choice.
+//!
+//! Every kernel is first run for a while on its own (clocks and the wide
+//! vector units settle, caches fill), then timed in many short trials that
+//! visit the kernels in turn; a kernel's cost is its fastest trial. A trial
+//! lasts a couple of microseconds: one that a preemption or an interrupt
+//! lands in is slow and loses to the clean ones, and the busy thread's
+//! turns fall between trials of every kernel alike. About half a millisecond
+//! per family.
+
+use std::time::{Duration, Instant};
+
+use super::{Engine, Kernels, Plan, Step};
+use crate::alg::{Family, MAX_LANES};
+
+/// Blocks per lane per kernel call.
+const BLOCKS: usize = 8;
+/// Warm-up per kernel before timing.
+const WARM_UP: Duration = Duration::from_micros(30);
+/// Target length of one timed trial (several calls of a fast kernel).
+const TRIAL: Duration = Duration::from_micros(2);
+/// Timed trials per kernel in a round; the fastest of all rounds counts.
+const TRIALS_PER_ROUND: usize = 5;
+/// Rounds at least (the first one sets the bests) and at most.
+const MIN_ROUNDS: usize = 3;
+const MAX_ROUNDS: usize = 10;
+
+impl<K: Kernels> Engine<K> {
+    /// Measures each available kernel: nanoseconds per block per call with
+    /// all of its lanes busy.
+    pub(super) fn calibrate(&self) -> Plan {
+        let data = [<K::Family as Family>::ZERO_BLOCK; BLOCKS];
+        let blocks: [&[<K::Family as Family>::Block]; MAX_LANES] = [&data[..]; MAX_LANES];
+        let mut states = [[<K::Family as Family>::Word::default(); 8]; MAX_LANES];
+        let steps = Step::ALL.map(|s| self.kernels.has(s));
+
+        // Warm-up, and the calls per trial of each kernel.
+        let mut calls = [0usize; 6];
+        for (i, step) in Step::ALL.into_iter().enumerate() {
+            if !steps[i] {
+                continue;
+            }
+            let start = Instant::now();
+            let mut n = 0u32;
+            while n < 2 || start.elapsed() < WARM_UP {
+                self.run_full(step, &mut states, &blocks);
+                n += 1;
+            }
+            let per_call = start.elapsed().as_secs_f64() / f64::from(n);
+            calls[i] = ((TRIAL.as_secs_f64() / per_call).ceil() as usize).clamp(1, 64);
+        }
+
+        // Rounds of trials until two rounds in a row improve no kernel's
+        // best by more than a percent (a preemption or a slow phase is left
+        // behind).
+        let mut best = [f32::INFINITY; 6];
+        let mut quiet_rounds = 0;
+        for round in 0..MAX_ROUNDS {
+            let mut improved = false;
+            for _ in 0..TRIALS_PER_ROUND {
+                for (i, step) in Step::ALL.into_iter().enumerate() {
+                    if !steps[i] {
+                        continue;
+                    }
+                    // An untimed lead-in call: the switch from the previous
+                    // kernel (on Intel cores, 256-bit to 512-bit code pays a
+                    // few hundred nanoseconds) is not this kernel's cost.
+                    self.run_full(step, &mut states, &blocks);
+                    let t = Instant::now();
+                    for _ in 0..calls[i] {
+                        self.run_full(step, &mut states, &blocks);
+                    }
+                    let ns = t.elapsed().as_nanos() as f32 / (calls[i] * BLOCKS) as f32;
+                    improved |= ns < best[i] * 0.99;
+                    best[i] = best[i].min(ns);
+                }
+            }
+            quiet_rounds = if improved { 0 } else { quiet_rounds + 1 };
+            if round + 1 >= MIN_ROUNDS && quiet_rounds >= 2 {
+                break;
+            }
+        }
+        core::hint::black_box(&states);
+        Plan::new(
+            best.map(|c| c.max(f32::MIN_POSITIVE)),
+            K::MID_WIDTH,
+            K::WIDE_WIDTH,
+        )
+    }
+
+    /// Runs one call of `step` with all of its lanes busy (calibration).
+    fn run_full(
+        &self,
+        step: Step,
+        states: &mut [[<K::Family as Family>::Word; 8]; MAX_LANES],
+        blocks: &[&[<K::Family as Family>::Block]; MAX_LANES],
+    ) {
+        let k = &self.kernels;
+        let [a, b, c, d, ..] = states;
+        match step {
+            Step::Scalar | Step::Narrow1 => k.run_one(step, a, blocks[0]),
+            Step::Narrow2 => k.run_x2([a, b], [blocks[0], blocks[1]]),
+            Step::Narrow4 => k.run_x4([a, b, c, d], [blocks[0], blocks[1], blocks[2], blocks[3]]),
+            Step::Mid | Step::Wide => {
+                let w = Self::width(step) as usize;
+                k.run_group(step, &mut states[..w], &blocks[..w]);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::vec::Vec;
+
+    use super::*;
+    use crate::engine::{NarrowSplit, Sha256Kernels, Sha512Kernels};
+
+    /// What a plan runs for lanes `0..k`: a step, or for the narrow kernels
+    /// the whole mix.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Choice {
+        Step(Step),
+        Narrow(NarrowSplit),
+    }
+
+    fn mask(k: u32) -> u32 {
+        if k >= 32 { u32::MAX } else { (1 << k) - 1 }
+    }
+
+    fn choice(plan: &Plan, k: u32) -> Choice {
+        match plan.choose(mask(k)) {
+            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => Choice::Narrow(plan.narrow_split(k).0),
+            step => Choice::Step(step),
+        }
+    }
+
+    /// The cost of `c` for lanes `0..k` by `plan`'s measured costs.
+    fn cost<K: Kernels>(plan: &Plan, c: Choice, k: u32) -> f32 {
+        match c {
+            Choice::Narrow(s) => {
+                let times = |n: u32, step| {
+                    if n == 0 {
+                        0.0
+                    } else {
+                        n as f32 * plan.cost(step)
+                    }
+                };
+                times(s.x4, Step::Narrow4) + times(s.x2, Step::Narrow2) + times(s.x1, Step::Narrow1)
+            }
+            Choice::Step(Step::Scalar) => k as f32 * plan.cost(Step::Scalar),
+            Choice::Step(step) => {
+                let w = Engine::<K>::width(step);
+                k.div_ceil(w) as f32 * plan.cost(step)
+            }
+        }
+    }
+
+    /// Runs `f` while more spinning threads than there are cores compete
+    /// for them.
+    fn under_load<R>(f: impl FnOnce() -> R) -> R {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let stop = Arc::new(AtomicBool::new(false));
+        let threads: Vec<_> = (0..cores + 2)
+            .map(|i| {
+                let stop = Arc::clone(&stop);
+                std::thread::spawn(move || {
+                    let mut x = i as u64 | 1;
+                    while !stop.load(Ordering::Relaxed) {
+                        for _ in 0..1000 {
+                            x = core::hint::black_box(
+                                x.wrapping_mul(6364136223846793005) ^ (x >> 7),
+                            );
+                        }
+                    }
+                    x
+                })
+            })
+            .collect();
+        // Let them all get going before the measurement starts.
+        std::thread::sleep(Duration::from_millis(20));
+        let r = f();
+        stop.store(true, Ordering::Relaxed);
+        for t in threads {
+            let _ = t.join();
+        }
+        r
+    }
+
+    fn names<K: Kernels>(plan: &Plan, lanes: u32) -> std::string::String {
+        use core::fmt::Write;
+        let mut s = std::string::String::new();
+        for k in 1..=lanes {
+            let _ = write!(s, "{k}:{} ", Engine::<K>::step_name(plan.choose(mask(k))));
+        }
+        s
+    }
+
+    /// Calibrating on a loaded machine chooses what a quiet one does, for
+    /// every count of busy lanes: the same step (and narrow mix), or, where
+    /// the reference costs put two ways within a few percent of each other
+    /// (a tie that noise may break either way), one of them. The reference
+    /// is the best cost of each kernel over a few calibrations without the
+    /// competing threads (the machine may be busy already).
+    fn busy_calibration_chooses_as_quiet<K: Kernels>() {
+        const TIE: f32 = 1.08;
+        let engine = Engine::<K>::auto_uncalibrated();
+        let lanes = engine.lanes as u32;
+        let started = Instant::now();
+        let mut reference = engine.calibrate();
+        let took = started.elapsed();
+        for _ in 0..2 {
+            let again = engine.calibrate();
+            reference = Plan::new(
+                core::array::from_fn(|i| {
+                    reference.cost(Step::ALL[i]).min(again.cost(Step::ALL[i]))
+                }),
+                K::MID_WIDTH,
+                K::WIDE_WIDTH,
+            );
+        }
+        let busy = under_load(|| engine.calibrate());
+        std::eprintln!(
+            "{} calibration {took:?}\n  quiet: {}\n  busy:  {}",
+            K::FAMILY,
+            names::<K>(&reference, lanes),
+            names::<K>(&busy, lanes),
+        );
+        for k in 1..=lanes {
+            let (q, b) = (choice(&reference, k), choice(&busy, k));
+            let (qc, bc) = (cost::<K>(&reference, q, k), cost::<K>(&reference, b, k));
+            assert!(
+                q == b || bc <= qc * TIE,
+                "{}: {k} busy lanes: the quiet costs choose {q:?} ({qc:.1} ns), the busy \
+                 calibration {b:?} ({bc:.1} ns by the quiet costs)\nquiet costs {:?}\n\
+                 busy costs {:?}",
+                K::FAMILY,
+                Step::ALL.map(|s| reference.cost(s)),
+                Step::ALL.map(|s| busy.cost(s)),
+            );
+        }
+    }
+
+    #[test]
+    fn sha256_busy_calibration_chooses_as_quiet() {
+        busy_calibration_chooses_as_quiet::<Sha256Kernels>();
+    }
+
+    #[test]
+    fn sha512_busy_calibration_chooses_as_quiet() {
+        busy_calibration_chooses_as_quiet::<Sha512Kernels>();
+    }
+}
