@@ -25,6 +25,11 @@ pub(super) trait Vector<const N: usize>: Copy {
     /// suits a latency-bound kernel, the second a throughput-bound one;
     /// each implementation picks what measures faster.
     const SEPARATE_T1: bool;
+    /// Computes the round in the fewest additions (seven, as FIPS 180-4
+    /// writes it: `T1` once, `e' = d + T1`, `a' = T1 + Σ0(a) + Maj`), at the
+    /// price of a longer `e` chain: the form for a kernel bound by vector
+    /// issue ports rather than by latency. Overrides `SEPARATE_T1`.
+    const LEAN: bool = false;
     /// `self`, hidden from the optimiser (an empty `asm!`), so that the
     /// compiler cannot re-associate a chain of additions through it.
     unsafe fn opaque(self) -> Self;
@@ -158,6 +163,15 @@ unsafe fn rounds16<const N: usize, V: Vector<N>, const EXTEND: bool>(
 #[inline(always)]
 unsafe fn round<const N: usize, V: Vector<N>>(s: &mut [V; 8], wk: V) {
     let [a, b, c, d, e, f, g, h] = *s;
+    if V::LEAN {
+        // SAFETY: the caller guarantees the CPU features of `V`.
+        unsafe {
+            let t1 = h.add(wk).add(V::ch(e, f, g)).add(e.big_sigma1()).opaque();
+            let t2 = a.big_sigma0().add(V::maj(a, b, c));
+            *s = [t1.add(t2), a, b, c, d.add(t1), e, f, g];
+        }
+        return;
+    }
     // SAFETY: the caller guarantees the CPU features of `V`.
     unsafe {
         let hw = h.add(wk);
