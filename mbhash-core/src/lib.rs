@@ -7,6 +7,8 @@
 //!   [`Sha512_224`]: one-stream hashers with the `digest` traits.
 //! * [`HashService`] ([`service`]): worker threads hashing owned buffers
 //!   submitted from any thread, with handles, callbacks or channels.
+//! * [`verity`]: fs-verity digests and dm-verity hash trees, built and
+//!   verified many blocks at a time.
 //! * [`engine`]: run-time choice of kernels (`auto` measures this CPU), with
 //!   overrides by name (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`).
 //!
@@ -35,6 +37,8 @@ pub mod manager;
 mod many;
 #[cfg(feature = "std")]
 pub mod service;
+#[cfg(feature = "std")]
+pub mod verity;
 
 pub use algo::Algo;
 pub use hasher::{Hasher, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
