@@ -55,11 +55,19 @@ pub enum mbh_result {
     MBH_POISONED = 15,
     /// A Rust panic was caught at the boundary (a bug in mbhash).
     MBH_PANIC = 16,
+    /// A verity parameter out of range: block size, salt length, format
+    /// version, or an algorithm the format does not use.
+    MBH_INVALID_PARAMETER = 17,
+    /// Reading or writing a file descriptor failed.
+    MBH_IO_ERROR = 18,
+    /// The data or hash image does not fit the parameters: no whole data
+    /// block, a truncated hash image, a missing or mismatching superblock.
+    MBH_BAD_IMAGE = 19,
 }
 
 impl mbh_result {
     /// Every code, in value order.
-    const ALL: [mbh_result; 17] = [
+    const ALL: [mbh_result; 20] = [
         mbh_result::MBH_OK,
         mbh_result::MBH_NULL_ARGUMENT,
         mbh_result::MBH_INVALID_ALGORITHM,
@@ -77,6 +85,9 @@ impl mbh_result {
         mbh_result::MBH_OUT_OF_RANGE,
         mbh_result::MBH_POISONED,
         mbh_result::MBH_PANIC,
+        mbh_result::MBH_INVALID_PARAMETER,
+        mbh_result::MBH_IO_ERROR,
+        mbh_result::MBH_BAD_IMAGE,
     ];
 
     /// The code with this value, if any.
@@ -112,6 +123,11 @@ impl mbh_result {
             mbh_result::MBH_OUT_OF_RANGE => c"index out of range",
             mbh_result::MBH_POISONED => c"manager poisoned by an earlier panic",
             mbh_result::MBH_PANIC => c"a Rust panic was caught (bug in mbhash)",
+            mbh_result::MBH_INVALID_PARAMETER => c"verity parameter out of range",
+            mbh_result::MBH_IO_ERROR => c"I/O error on a file descriptor",
+            mbh_result::MBH_BAD_IMAGE => {
+                c"data or hash image does not fit the parameters (truncated, bad superblock)"
+            }
         }
     }
 }

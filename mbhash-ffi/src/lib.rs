@@ -61,6 +61,8 @@ mod kernel;
 mod manager;
 #[cfg(feature = "std")]
 mod many;
+#[cfg(feature = "std")]
+mod verity;
 
 pub use alg::*;
 pub use boundary::{mbh_result, mbh_result_str};
@@ -72,6 +74,8 @@ pub use kernel::*;
 pub use manager::*;
 #[cfg(feature = "std")]
 pub use many::*;
+#[cfg(feature = "std")]
+pub use verity::*;
 
 use core::ffi::c_char;
 

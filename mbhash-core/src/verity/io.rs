@@ -23,11 +23,18 @@ impl Input<'_> {
     /// If a file's metadata cannot be read.
     pub fn len(&self) -> io::Result<u64> {
         match self {
-            // Seeking finds the size of block devices too (their metadata
-            // says 0); reads are positional, so the file offset is unused.
             Input::File(f) => {
+                let meta = f.metadata()?;
+                if meta.is_file() {
+                    return Ok(meta.len());
+                }
+                // A block device's metadata says 0: seek to its end, then
+                // back (the offset may be shared with the caller's).
                 let mut f: &File = f;
-                io::Seek::seek(&mut f, io::SeekFrom::End(0))
+                let here = io::Seek::stream_position(&mut f)?;
+                let end = io::Seek::seek(&mut f, io::SeekFrom::End(0))?;
+                io::Seek::seek(&mut f, io::SeekFrom::Start(here))?;
+                Ok(end)
             }
             Input::Bytes(b) => Ok(b.len() as u64),
             Input::Reader(_, n) => Ok(*n),
