@@ -36,7 +36,7 @@ impl Input<'_> {
                 io::Seek::seek(&mut f, io::SeekFrom::Start(here))?;
                 Ok(end)
             }
-            Input::Bytes(b) => Ok(b.len() as u64),
+            Input::Bytes(b) => Ok(<[u8]>::len(b) as u64),
             Input::Reader(_, n) => Ok(*n),
         }
     }
@@ -46,7 +46,7 @@ impl std::fmt::Debug for Input<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Input::File(file) => f.debug_tuple("File").field(file).finish(),
-            Input::Bytes(b) => write!(f, "Bytes({} bytes)", b.len()),
+            Input::Bytes(b) => write!(f, "Bytes({} bytes)", <[u8]>::len(b)),
             Input::Reader(_, n) => write!(f, "Reader({n} bytes)"),
         }
     }
@@ -142,7 +142,16 @@ impl TreeSource for File {
     }
 }
 
-impl TreeSource for [u8] {
+impl TreeSource for &[u8] {
+    fn len(&self) -> io::Result<u64> {
+        Ok(<[u8]>::len(self) as u64)
+    }
+    fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
+        Positional::Bytes(self).read_exact_at(offset, buf)
+    }
+}
+
+impl TreeSource for Vec<u8> {
     fn len(&self) -> io::Result<u64> {
         Ok(<[u8]>::len(self) as u64)
     }

@@ -199,3 +199,6 @@ fn check_block_size(
         })
     }
 }
+
+#[cfg(test)]
+mod tests;
