@@ -402,7 +402,7 @@ fn digest(o: &Opts) -> Result<ExitCode, Fail> {
     let mut out = io::stdout().lock();
     for path in &o.positional {
         let file = open_data(path)?;
-        let size = Input::File(&file).len()?;
+        let size = Input::File(&file).size()?;
         let mut tree = o.out_tree.as_deref().map(Output::create).transpose()?;
         let result = with_progress(o, size, |opts| {
             let sink: &mut dyn TreeSink = match tree.as_mut() {
@@ -496,7 +496,7 @@ fn format(o: &Opts) -> Result<ExitCode, Fail> {
         params.uuid = u;
     }
     let data = open_data(data_path)?;
-    let size = Input::File(&data).len()?;
+    let size = Input::File(&data).size()?;
     let mut image = Output::create(hash_path)?;
     let done = with_progress(o, size, |opts| {
         dmverity::format(&params, Input::File(&data), &mut image, opts)
@@ -612,7 +612,7 @@ fn verify_dm(o: &Opts) -> Result<ExitCode, Fail> {
         params = from_sb;
     }
     let root = parse_root(&root, params.alg())?;
-    let size = Input::File(&data).len()?;
+    let size = Input::File(&data).size()?;
     let report = with_progress(o, size, |opts| {
         dmverity::verify(&params, Input::File(&data), &image, &root, opts)
     })?
@@ -627,7 +627,7 @@ fn verify_fs(o: &Opts) -> Result<ExitCode, Fail> {
     let root = parse_root(&root, params.alg())?;
     let data = open_data(data_path)?;
     let tree = open_data(tree_path)?;
-    let size = Input::File(&data).len()?;
+    let size = Input::File(&data).size()?;
     let report = with_progress(o, size, |opts| {
         fsverity::verify(&params, Input::File(&data), &tree, &root, opts)
     })?

@@ -21,10 +21,6 @@ impl TempDir {
         std::fs::create_dir_all(&dir).unwrap();
         TempDir(dir)
     }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
 }
 
 impl Drop for TempDir {
@@ -37,6 +33,7 @@ impl Drop for TempDir {
 /// `MBHASH_REQUIRE` names `verity`.
 fn tool_or_skip(tool: &str, package: &str) -> bool {
     if Command::new(tool)
+        .env("PATH", path())
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success())
@@ -60,8 +57,15 @@ fn tool_or_skip(tool: &str, package: &str) -> bool {
     false
 }
 
+/// `PATH` with the system directories where veritysetup lives.
+fn path() -> String {
+    let p = std::env::var("PATH").unwrap_or_default();
+    format!("{p}:/usr/sbin:/sbin")
+}
+
 fn run(dir: &Path, prog: &str, args: &[String]) -> Output {
     Command::new(prog)
+        .env("PATH", path())
         .args(args)
         .current_dir(dir)
         .env("LC_ALL", "C")
@@ -361,7 +365,7 @@ fn dm_case(d: &Path, c: &Dm, seed: u64, corrupt: bool) {
         .find_map(|l| l.strip_prefix("Root hash:      \t"))
         .unwrap_or_else(|| panic!("{what}: no root hash in {want}"))
         .to_string();
-    let mut verify = |tool: &str, image: &Path, data: &Path| -> Output {
+    let verify = |tool: &str, image: &Path, data: &Path| -> Output {
         let mut a = if tool == MBHASH {
             s(&["verity"])
         } else {

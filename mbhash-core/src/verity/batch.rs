@@ -47,7 +47,7 @@ impl<A: Algorithm> Salted<A> {
         ctxs: &mut Vec<Context<A>>,
         mut emit: impl FnMut(usize, &[u8]),
     ) -> Result<(), VerityError> {
-        debug_assert!(block_len > 0 && data.len() % block_len == 0);
+        debug_assert!(block_len > 0 && data.len().is_multiple_of(block_len));
         let blocks: Vec<&[u8]> = data.chunks_exact(block_len).collect();
         ctxs.clear();
         ctxs.extend((0..blocks.len()).map(|i| {

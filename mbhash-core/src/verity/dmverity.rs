@@ -172,16 +172,18 @@ impl Params {
         let data_len = data_blocks
             .checked_mul(self.data_block_size as u64)
             .ok_or(VerityError::TooManyLevels)?;
-        Shape::new(
-            self.data_block_size,
-            self.hash_block_size,
-            d,
+        Shape {
+            data_block: self.data_block_size,
+            hash_block: self.hash_block_size,
+            digest: d,
             stride,
             per_block,
             data_len,
             data_blocks,
-            MAX_LEVELS,
-        )
+            levels: Vec::new(),
+            level_offset: Vec::new(),
+        }
+        .leveled(MAX_LEVELS)
     }
 
     fn salted<A: Algorithm>(&self) -> Result<Salted<A>, VerityError> {
@@ -295,7 +297,7 @@ impl Superblock {
     /// # Errors
     /// An image shorter than a superblock, an I/O error, or a bad superblock.
     pub fn read(image: &dyn TreeSource) -> Result<Superblock, VerityError> {
-        let have = image.len()?;
+        let have = image.size()?;
         if have < SUPERBLOCK_LEN as u64 {
             return Err(VerityError::Superblock(format!(
                 "hash image of {have} bytes is too short for a superblock"
@@ -307,7 +309,7 @@ impl Superblock {
     }
 }
 
-/// What [`format`] wrote.
+/// What [`format()`] wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Formatted {
     /// The root hash.
@@ -351,7 +353,7 @@ fn format_with<A: Algorithm>(
     image: &mut dyn TreeSink,
     opts: &Options<'_>,
 ) -> Result<Formatted, VerityError> {
-    let data_blocks = params.blocks_of(input.len()?)?;
+    let data_blocks = params.blocks_of(input.size()?)?;
     let shape = params.shape(data_blocks)?;
     let base = params.tree_offset();
     if params.superblock {
@@ -454,7 +456,7 @@ fn verify_with<A: Algorithm>(
             _ => params.data_blocks = Some(sb.data_blocks),
         }
     }
-    let data_blocks = params.blocks_of(input.len()?)?;
+    let data_blocks = params.blocks_of(input.size()?)?;
     let shape = params.shape(data_blocks)?;
     tree::verify(
         &shape,

@@ -82,16 +82,18 @@ impl Params {
 
     fn shape(&self, data_size: u64) -> Result<Shape, VerityError> {
         let d = self.alg.digest_len();
-        Shape::new(
-            self.block_size,
-            self.block_size,
-            d,
-            d,
-            self.block_size / d,
-            data_size,
-            data_size.div_ceil(self.block_size as u64),
-            MAX_LEVELS,
-        )
+        Shape {
+            data_block: self.block_size,
+            hash_block: self.block_size,
+            digest: d,
+            stride: d,
+            per_block: self.block_size / d,
+            data_len: data_size,
+            data_blocks: data_size.div_ceil(self.block_size as u64),
+            levels: Vec::new(),
+            level_offset: Vec::new(),
+        }
+        .leveled(MAX_LEVELS)
     }
 
     fn salted<A: Algorithm>(&self) -> Result<Salted<A>, VerityError> {
@@ -186,7 +188,7 @@ fn build_with<A: Algorithm>(
     tree: &mut dyn TreeSink,
     opts: &Options<'_>,
 ) -> Result<FsVerity, VerityError> {
-    let size = input.len()?;
+    let size = input.size()?;
     let shape = params.shape(size)?;
     let root = tree::build(&shape, &params.salted::<A>()?, input, tree, 0, opts)?;
     let descriptor = params.descriptor(size, &root);
@@ -234,7 +236,7 @@ fn verify_with<A: Algorithm>(
     root_hash: &[u8],
     opts: &Options<'_>,
 ) -> Result<Report, VerityError> {
-    let shape = params.shape(input.len()?)?;
+    let shape = params.shape(input.size()?)?;
     tree::verify(
         &shape,
         &params.salted::<A>()?,

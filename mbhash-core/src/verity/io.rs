@@ -21,7 +21,7 @@ impl Input<'_> {
     ///
     /// # Errors
     /// If a file's metadata cannot be read.
-    pub fn len(&self) -> io::Result<u64> {
+    pub fn size(&self) -> io::Result<u64> {
         match self {
             Input::File(f) => {
                 let meta = f.metadata()?;
@@ -125,7 +125,7 @@ pub trait TreeSource {
     ///
     /// # Errors
     /// Any I/O error.
-    fn len(&self) -> io::Result<u64>;
+    fn size(&self) -> io::Result<u64>;
     /// Fills `buf` from `offset`.
     ///
     /// # Errors
@@ -134,7 +134,7 @@ pub trait TreeSource {
 }
 
 impl TreeSource for File {
-    fn len(&self) -> io::Result<u64> {
+    fn size(&self) -> io::Result<u64> {
         Ok(self.metadata()?.len())
     }
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
@@ -143,7 +143,7 @@ impl TreeSource for File {
 }
 
 impl TreeSource for &[u8] {
-    fn len(&self) -> io::Result<u64> {
+    fn size(&self) -> io::Result<u64> {
         Ok(<[u8]>::len(self) as u64)
     }
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {
@@ -152,7 +152,7 @@ impl TreeSource for &[u8] {
 }
 
 impl TreeSource for Vec<u8> {
-    fn len(&self) -> io::Result<u64> {
+    fn size(&self) -> io::Result<u64> {
         Ok(<[u8]>::len(self) as u64)
     }
     fn read_exact_at(&self, offset: u64, buf: &mut [u8]) -> io::Result<()> {

@@ -151,7 +151,7 @@ pub fn to_hex(bytes: &[u8]) -> String {
 
 /// Bytes of a hex string (either case, even length), or `None`.
 pub fn from_hex(hex: &str) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return None;
     }
     hex.as_bytes()

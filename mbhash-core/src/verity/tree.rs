@@ -41,22 +41,14 @@ pub(crate) struct Shape {
 }
 
 impl Shape {
-    /// The shape of a tree over `data_len` bytes in `data_blocks` blocks.
-    pub(crate) fn new(
-        data_block: usize,
-        hash_block: usize,
-        digest: usize,
-        stride: usize,
-        per_block: usize,
-        data_len: u64,
-        data_blocks: u64,
-        max_levels: usize,
-    ) -> Result<Shape, VerityError> {
-        debug_assert!(per_block >= 2 && per_block * stride <= hash_block);
+    /// Works out the levels of a tree whose other fields are set (`levels`
+    /// and `level_offset` empty).
+    pub(crate) fn leveled(mut self, max_levels: usize) -> Result<Shape, VerityError> {
+        debug_assert!(self.per_block >= 2 && self.per_block * self.stride <= self.hash_block);
         let mut levels = Vec::new();
-        let mut n = data_blocks;
+        let mut n = self.data_blocks;
         while n > 1 {
-            n = n.div_ceil(per_block as u64);
+            n = n.div_ceil(self.per_block as u64);
             levels.push(n);
             if levels.len() > max_levels {
                 return Err(VerityError::TooManyLevels);
@@ -67,21 +59,13 @@ impl Shape {
         for i in (0..levels.len()).rev() {
             level_offset[i] = at;
             at = levels[i]
-                .checked_mul(hash_block as u64)
+                .checked_mul(self.hash_block as u64)
                 .and_then(|b| b.checked_add(at))
                 .ok_or(VerityError::TooManyLevels)?;
         }
-        Ok(Shape {
-            data_block,
-            hash_block,
-            digest,
-            stride,
-            per_block,
-            data_len,
-            data_blocks,
-            levels,
-            level_offset,
-        })
+        self.levels = levels;
+        self.level_offset = level_offset;
+        Ok(self)
     }
 
     /// Bytes of the whole tree.
@@ -149,6 +133,9 @@ impl Report {
     }
 }
 
+/// Takes the digests of a chunk of data blocks: (first block, digests).
+type Consume<'c> = dyn FnMut(u64, &[u8]) -> Result<(), VerityError> + 'c;
+
 /// Hashes the data blocks chunk by chunk (on `opts.jobs` threads for
 /// positional input) and hands each chunk's digests to `consume(first
 /// block, digests)`, in order.
@@ -157,7 +144,7 @@ fn for_each_leaf_chunk<A: Algorithm>(
     salted: &Salted<A>,
     input: Input<'_>,
     opts: &Options<'_>,
-    consume: &mut dyn FnMut(u64, &[u8]) -> Result<(), VerityError>,
+    consume: &mut Consume<'_>,
 ) -> Result<(), VerityError> {
     let chunk_blocks = shape.chunk_blocks();
     let chunk_bytes = chunk_blocks * shape.data_block;
@@ -364,7 +351,7 @@ pub(crate) fn verify<A: Algorithm>(
     root: &[u8],
     opts: &Options<'_>,
 ) -> Result<Report, VerityError> {
-    let have = tree.len()?;
+    let have = tree.size()?;
     let need = base + shape.tree_len();
     if have < need {
         return Err(VerityError::Truncated { need, have });
