@@ -12,9 +12,8 @@ use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use mbhash_core::verity::{
-    self, HashAlg, Input, NoTree, Options, Report, TreeSink, dmverity, fsverity,
-};
+use mbhash_core::Algo;
+use mbhash_core::verity::{self, Input, NoTree, Options, Report, TreeSink, dmverity, fsverity};
 
 use crate::progress::{self, Progress};
 
@@ -204,9 +203,9 @@ fn parse_size(what: &str, v: &str) -> Result<usize, Fail> {
         .map_err(|_| Fail(format!("invalid {what} '{v}': not a number")))
 }
 
-fn parse_alg(v: &str, fs: bool) -> Result<HashAlg, Fail> {
-    match HashAlg::from_name(v) {
-        Some(a) if !fs || a.number_fs().is_some() => Ok(a),
+fn parse_alg(v: &str, fs: bool) -> Result<Algo, Fail> {
+    match Algo::from_name(v) {
+        Some(a) if !fs || fsverity::alg_number(a).is_some() => Ok(a),
         _ if fs => fail(format!("unknown hash algorithm '{v}': sha256 or sha512")),
         _ => fail(format!(
             "unknown hash algorithm '{v}': sha256, sha512, sha224, sha384, sha512-256 or sha512-224"
@@ -230,15 +229,15 @@ fn parse_salt(v: &str, max: usize) -> Result<Vec<u8>, Fail> {
     Ok(salt)
 }
 
-fn parse_root(v: &str, alg: HashAlg) -> Result<Vec<u8>, Fail> {
+fn parse_root(v: &str, alg: Algo) -> Result<Vec<u8>, Fail> {
     let Some(root) = verity::from_hex(v.trim()) else {
         return fail(format!("root hash '{v}' is not a hex string"));
     };
-    if root.len() != alg.digest_len() {
+    if root.len() != alg.output_len() {
         return fail(format!(
             "root hash has {} bytes, a {alg} digest has {}",
             root.len(),
-            alg.digest_len()
+            alg.output_len()
         ));
     }
     Ok(root)

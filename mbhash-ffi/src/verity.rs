@@ -5,9 +5,8 @@
 use std::fs::File;
 use std::os::fd::{BorrowedFd, RawFd};
 
-use mbhash_core::verity::{
-    HashAlg, Input, NoTree, Options, TreeSink, VerityError, dmverity, fsverity,
-};
+use mbhash_core::Algo;
+use mbhash_core::verity::{Input, NoTree, Options, TreeSink, VerityError, dmverity, fsverity};
 
 use crate::alg::{Alg, mbh_algorithm};
 use crate::boundary::{boundary, bytes, mbh_result, non_null, write_out};
@@ -96,14 +95,14 @@ fn error(e: &VerityError) -> mbh_result {
     }
 }
 
-fn hash_alg(alg: mbh_algorithm) -> Result<HashAlg, mbh_result> {
+fn hash_alg(alg: mbh_algorithm) -> Result<Algo, mbh_result> {
     Ok(match Alg::from_raw(alg)? {
-        Alg::Sha256 => HashAlg::Sha256,
-        Alg::Sha224 => HashAlg::Sha224,
-        Alg::Sha512 => HashAlg::Sha512,
-        Alg::Sha384 => HashAlg::Sha384,
-        Alg::Sha512_256 => HashAlg::Sha512_256,
-        Alg::Sha512_224 => HashAlg::Sha512_224,
+        Alg::Sha256 => Algo::Sha256,
+        Alg::Sha224 => Algo::Sha224,
+        Alg::Sha512 => Algo::Sha512,
+        Alg::Sha384 => Algo::Sha384,
+        Alg::Sha512_256 => Algo::Sha512_256,
+        Alg::Sha512_224 => Algo::Sha512_224,
     })
 }
 

@@ -13,13 +13,12 @@
 //!   zero-padded), then the levels, top first. The root hash is the hash of
 //!   the top block (of the one data block if there is just one).
 
+use crate::Algo;
 use crate::alg::Algorithm;
 
 use super::batch::Salted;
 use super::tree::{self, Shape};
-use super::{
-    HashAlg, Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size, for_alg,
-};
+use super::{Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size, for_alg};
 
 /// Bytes of the superblock.
 pub const SUPERBLOCK_LEN: usize = 512;
@@ -36,7 +35,7 @@ const SIGNATURE: &[u8; 8] = b"verity\0\0";
 /// The parameters of a dm-verity hash image.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params {
-    alg: HashAlg,
+    alg: Algo,
     version: u32,
     data_block_size: usize,
     hash_block_size: usize,
@@ -57,7 +56,7 @@ impl Params {
     /// # Errors
     /// If one of them is out of range.
     pub fn new(
-        alg: HashAlg,
+        alg: Algo,
         version: u32,
         data_block_size: usize,
         hash_block_size: usize,
@@ -105,7 +104,7 @@ impl Params {
     }
 
     /// The hash algorithm.
-    pub fn alg(&self) -> HashAlg {
+    pub fn alg(&self) -> Algo {
         self.alg
     }
 
@@ -162,7 +161,7 @@ impl Params {
     }
 
     fn shape(&self, data_blocks: u64) -> Result<Shape, VerityError> {
-        let d = self.alg.digest_len();
+        let d = self.alg.output_len();
         let per_block = 1usize << (self.hash_block_size / d).ilog2();
         let stride = if self.version == 1 {
             d.next_power_of_two()
@@ -216,7 +215,7 @@ pub struct Superblock {
     /// The image's UUID.
     pub uuid: [u8; 16],
     /// The hash algorithm.
-    pub alg: HashAlg,
+    pub alg: Algo,
     /// Bytes per data block.
     pub data_block_size: u32,
     /// Bytes per hash block.
@@ -266,7 +265,7 @@ impl Superblock {
         let name_bytes = &b[32..64];
         let end = name_bytes.iter().position(|&c| c == 0).unwrap_or(32);
         let name = String::from_utf8_lossy(&name_bytes[..end]).into_owned();
-        let Some(alg) = HashAlg::from_name(&name) else {
+        let Some(alg) = Algo::from_name(&name) else {
             return bad(format!("unsupported hash algorithm '{name}'"));
         };
         let salt_len = u16::from_le_bytes([b[80], b[81]]) as usize;
@@ -390,7 +389,7 @@ pub fn verify(
     root_hash: &[u8],
     opts: &Options<'_>,
 ) -> Result<Report, VerityError> {
-    let expected = params.alg.digest_len();
+    let expected = params.alg.output_len();
     if root_hash.len() != expected {
         return Err(VerityError::RootHashLength {
             len: root_hash.len(),

@@ -14,13 +14,12 @@
 //!   hash and the salt; the file digest is the hash of the descriptor.
 //! * The tree file (`--out-merkle-tree`) holds the levels top first.
 
+use crate::Algo;
 use crate::alg::Algorithm;
 
 use super::batch::Salted;
 use super::tree::{self, Shape};
-use super::{
-    HashAlg, Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size, for_alg,
-};
+use super::{Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size, for_alg};
 
 /// Bytes of a descriptor.
 pub const DESCRIPTOR_LEN: usize = 256;
@@ -36,7 +35,7 @@ const MAX_LEVELS: usize = 64;
 /// The parameters of an fs-verity tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params {
-    alg: HashAlg,
+    alg: Algo,
     block_size: usize,
     salt: Vec<u8>,
 }
@@ -47,8 +46,8 @@ impl Params {
     ///
     /// # Errors
     /// If one of them is out of range.
-    pub fn new(alg: HashAlg, block_size: usize, salt: &[u8]) -> Result<Params, VerityError> {
-        if alg.number_fs().is_none() {
+    pub fn new(alg: Algo, block_size: usize, salt: &[u8]) -> Result<Params, VerityError> {
+        if alg_number(alg).is_none() {
             return Err(VerityError::Algorithm(alg.name().into()));
         }
         check_block_size("block", block_size, MIN_BLOCK as u64, MAX_BLOCK as u64)?;
@@ -66,7 +65,7 @@ impl Params {
     }
 
     /// The hash algorithm.
-    pub fn alg(&self) -> HashAlg {
+    pub fn alg(&self) -> Algo {
         self.alg
     }
 
@@ -81,7 +80,7 @@ impl Params {
     }
 
     fn shape(&self, data_size: u64) -> Result<Shape, VerityError> {
-        let d = self.alg.digest_len();
+        let d = self.alg.output_len();
         Shape {
             data_block: self.block_size,
             hash_block: self.block_size,
@@ -98,7 +97,9 @@ impl Params {
 
     fn salted<A: Algorithm>(&self) -> Result<Salted<A>, VerityError> {
         let mut padded = self.salt.clone();
-        padded.resize(self.salt.len().next_multiple_of(self.alg.block_len()), 0);
+        // SHA-256's compression block is 64 bytes, SHA-512's 128.
+        let block = if self.alg == Algo::Sha256 { 64 } else { 128 };
+        padded.resize(self.salt.len().next_multiple_of(block), 0);
         Salted::new(&padded, &[])
     }
 
@@ -114,7 +115,7 @@ impl Params {
     pub fn descriptor(&self, data_size: u64, root_hash: &[u8]) -> [u8; DESCRIPTOR_LEN] {
         let mut d = [0u8; DESCRIPTOR_LEN];
         d[0] = 1;
-        d[1] = self.alg.number_fs().expect("checked by Params::new");
+        d[1] = alg_number(self.alg).expect("checked by Params::new");
         d[2] = self.block_size.trailing_zeros() as u8;
         d[3] = self.salt.len() as u8;
         // d[4..8]: signature size, 0 for the digest.
@@ -125,14 +126,13 @@ impl Params {
     }
 }
 
-impl HashAlg {
-    /// The algorithm's number in fs-verity (`FS_VERITY_HASH_ALG_*`).
-    pub const fn number_fs(self) -> Option<u8> {
-        match self {
-            HashAlg::Sha256 => Some(1),
-            HashAlg::Sha512 => Some(2),
-            _ => None,
-        }
+/// The algorithm's number in fs-verity (`FS_VERITY_HASH_ALG_*`): SHA-256
+/// 1, SHA-512 2, no other.
+pub const fn alg_number(alg: Algo) -> Option<u8> {
+    match alg {
+        Algo::Sha256 => Some(1),
+        Algo::Sha512 => Some(2),
+        _ => None,
     }
 }
 
@@ -140,7 +140,7 @@ impl HashAlg {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FsVerity {
     /// The algorithm.
-    pub alg: HashAlg,
+    pub alg: Algo,
     /// The Merkle tree's root hash.
     pub root_hash: Vec<u8>,
     /// The descriptor (what `--out-descriptor` writes).
@@ -159,7 +159,7 @@ impl FsVerity {
     /// number and digest length (16-bit little-endian), the digest.
     pub fn formatted_digest(&self) -> Vec<u8> {
         let mut v = b"FSVerity".to_vec();
-        let number = u16::from(self.alg.number_fs().expect("an fs-verity algorithm"));
+        let number = u16::from(alg_number(self.alg).expect("an fs-verity algorithm"));
         v.extend_from_slice(&number.to_le_bytes());
         v.extend_from_slice(&(self.digest.len() as u16).to_le_bytes());
         v.extend_from_slice(&self.digest);
@@ -216,7 +216,7 @@ pub fn verify(
     root_hash: &[u8],
     opts: &Options<'_>,
 ) -> Result<Report, VerityError> {
-    let expected = params.alg.digest_len();
+    let expected = params.alg.output_len();
     if root_hash.len() != expected {
         return Err(VerityError::RootHashLength {
             len: root_hash.len(),

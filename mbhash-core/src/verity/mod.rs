@@ -11,14 +11,18 @@
 //! blocks, written out (top level first, as both formats store it) as soon
 //! as it is full.
 //!
+//! Algorithms are named by [`Algo`](crate::Algo): fs-verity uses SHA-256
+//! and SHA-512, dm-verity any of them.
+//!
 //! Verification ([`fsverity::verify`], [`dmverity::verify`]) checks every
 //! stored hash block against its parent (the top one against the root hash)
 //! and every data block against its stored hash, and reports them all, not
 //! only the first.
 //!
 //! ```
-//! use mbhash_core::verity::{fsverity, HashAlg, Input, NoTree, Options};
-//! let params = fsverity::Params::new(HashAlg::Sha256, 4096, &[]).unwrap();
+//! use mbhash_core::Algo;
+//! use mbhash_core::verity::{fsverity, Input, NoTree, Options};
+//! let params = fsverity::Params::new(Algo::Sha256, 4096, &[]).unwrap();
 //! let out = fsverity::build(&params, Input::Bytes(b"hello"), &mut NoTree, &Options::default()).unwrap();
 //! assert_eq!(out.descriptor[0], 1); // descriptor version
 //! ```
@@ -39,76 +43,6 @@ pub use io::{Input, NoTree, TreeSink, TreeSource};
 pub use tree::{BadHashBlock, Report};
 
 use core::fmt;
-
-/// A hash algorithm of a verity tree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HashAlg {
-    /// SHA-224 (dm-verity only).
-    Sha224,
-    /// SHA-256.
-    Sha256,
-    /// SHA-384 (dm-verity only).
-    Sha384,
-    /// SHA-512.
-    Sha512,
-    /// SHA-512/224 (dm-verity only).
-    Sha512_224,
-    /// SHA-512/256 (dm-verity only).
-    Sha512_256,
-}
-
-impl HashAlg {
-    /// Every algorithm, in the order of their names in messages.
-    pub const ALL: [HashAlg; 6] = [
-        HashAlg::Sha256,
-        HashAlg::Sha512,
-        HashAlg::Sha224,
-        HashAlg::Sha384,
-        HashAlg::Sha512_256,
-        HashAlg::Sha512_224,
-    ];
-
-    /// The name the peers use: `sha256`, `sha512-256`, ...
-    pub const fn name(self) -> &'static str {
-        match self {
-            HashAlg::Sha224 => "sha224",
-            HashAlg::Sha256 => "sha256",
-            HashAlg::Sha384 => "sha384",
-            HashAlg::Sha512 => "sha512",
-            HashAlg::Sha512_224 => "sha512-224",
-            HashAlg::Sha512_256 => "sha512-256",
-        }
-    }
-
-    /// The algorithm of a name (as [`HashAlg::name`] gives it).
-    pub fn from_name(name: &str) -> Option<HashAlg> {
-        HashAlg::ALL.into_iter().find(|a| a.name() == name)
-    }
-
-    /// Bytes of a digest.
-    pub const fn digest_len(self) -> usize {
-        match self {
-            HashAlg::Sha224 | HashAlg::Sha512_224 => 28,
-            HashAlg::Sha256 | HashAlg::Sha512_256 => 32,
-            HashAlg::Sha384 => 48,
-            HashAlg::Sha512 => 64,
-        }
-    }
-
-    /// Bytes of the compression function's block (64 or 128).
-    pub const fn block_len(self) -> usize {
-        match self {
-            HashAlg::Sha224 | HashAlg::Sha256 => 64,
-            _ => 128,
-        }
-    }
-}
-
-impl fmt::Display for HashAlg {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// How a tree is computed: threads and progress.
 #[derive(Clone, Copy)]
@@ -169,12 +103,12 @@ pub fn from_hex(hex: &str) -> Option<Vec<u8>> {
 macro_rules! for_alg {
     ($alg:expr, $f:ident ( $($arg:expr),* $(,)? )) => {
         match $alg {
-            $crate::verity::HashAlg::Sha224 => $f::<$crate::alg::Sha224>($($arg),*),
-            $crate::verity::HashAlg::Sha256 => $f::<$crate::alg::Sha256>($($arg),*),
-            $crate::verity::HashAlg::Sha384 => $f::<$crate::alg::Sha384>($($arg),*),
-            $crate::verity::HashAlg::Sha512 => $f::<$crate::alg::Sha512>($($arg),*),
-            $crate::verity::HashAlg::Sha512_224 => $f::<$crate::alg::Sha512_224>($($arg),*),
-            $crate::verity::HashAlg::Sha512_256 => $f::<$crate::alg::Sha512_256>($($arg),*),
+            $crate::Algo::Sha224 => $f::<$crate::alg::Sha224>($($arg),*),
+            $crate::Algo::Sha256 => $f::<$crate::alg::Sha256>($($arg),*),
+            $crate::Algo::Sha384 => $f::<$crate::alg::Sha384>($($arg),*),
+            $crate::Algo::Sha512 => $f::<$crate::alg::Sha512>($($arg),*),
+            $crate::Algo::Sha512_224 => $f::<$crate::alg::Sha512_224>($($arg),*),
+            $crate::Algo::Sha512_256 => $f::<$crate::alg::Sha512_256>($($arg),*),
         }
     };
 }

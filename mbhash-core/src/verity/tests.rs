@@ -5,8 +5,9 @@
 use sha2::Digest;
 
 use super::*;
+use crate::Algo;
 
-fn h(alg: HashAlg, parts: &[&[u8]]) -> Vec<u8> {
+fn h(alg: Algo, parts: &[&[u8]]) -> Vec<u8> {
     fn go<D: Digest>(parts: &[&[u8]]) -> Vec<u8> {
         let mut d = D::new();
         for p in parts {
@@ -15,12 +16,12 @@ fn h(alg: HashAlg, parts: &[&[u8]]) -> Vec<u8> {
         d.finalize().to_vec()
     }
     match alg {
-        HashAlg::Sha224 => go::<sha2::Sha224>(parts),
-        HashAlg::Sha256 => go::<sha2::Sha256>(parts),
-        HashAlg::Sha384 => go::<sha2::Sha384>(parts),
-        HashAlg::Sha512 => go::<sha2::Sha512>(parts),
-        HashAlg::Sha512_224 => go::<sha2::Sha512_224>(parts),
-        HashAlg::Sha512_256 => go::<sha2::Sha512_256>(parts),
+        Algo::Sha224 => go::<sha2::Sha224>(parts),
+        Algo::Sha256 => go::<sha2::Sha256>(parts),
+        Algo::Sha384 => go::<sha2::Sha384>(parts),
+        Algo::Sha512 => go::<sha2::Sha512>(parts),
+        Algo::Sha512_224 => go::<sha2::Sha512_224>(parts),
+        Algo::Sha512_256 => go::<sha2::Sha512_256>(parts),
     }
 }
 
@@ -72,9 +73,9 @@ fn data(len: usize, seed: u8) -> Vec<u8> {
 
 #[test]
 fn fsverity_matches_the_definition_on_every_path() {
-    for alg in [HashAlg::Sha256, HashAlg::Sha512] {
+    for alg in [Algo::Sha256, Algo::Sha512] {
         for (bs, salt) in [(1024, &b""[..]), (1024, &[7u8; 32][..]), (4096, &[1u8][..])] {
-            let per = bs / alg.digest_len();
+            let per = bs / alg.output_len();
             for len in [
                 0,
                 1,
@@ -87,7 +88,11 @@ fn fsverity_matches_the_definition_on_every_path() {
                 let d = data(len, len as u8);
                 let params = fsverity::Params::new(alg, bs, salt).unwrap();
                 let mut padded = salt.to_vec();
-                padded.resize(salt.len().next_multiple_of(alg.block_len()), 0);
+                padded.resize(
+                    salt.len()
+                        .next_multiple_of(if alg == Algo::Sha256 { 64 } else { 128 }),
+                    0,
+                );
                 let blocks = d
                     .chunks(bs)
                     .map(|c| {
@@ -99,10 +104,10 @@ fn fsverity_matches_the_definition_on_every_path() {
                 let want = if len == 0 {
                     Naive {
                         tree: Vec::new(),
-                        root: vec![0; alg.digest_len()],
+                        root: vec![0; alg.output_len()],
                     }
                 } else {
-                    naive(blocks, bs, per, alg.digest_len(), &|b| {
+                    naive(blocks, bs, per, alg.output_len(), &|b| {
                         h(alg, &[&padded, b])
                     })
                 };
@@ -138,7 +143,7 @@ fn fsverity_matches_the_definition_on_every_path() {
 
 #[test]
 fn dmverity_matches_the_definition() {
-    for alg in HashAlg::ALL {
+    for alg in Algo::ALL {
         for version in [0, 1] {
             for (dbs, hbs, blocks) in [
                 (512, 512, 1),
@@ -150,7 +155,7 @@ fn dmverity_matches_the_definition() {
                 let d = data(blocks * dbs + 77, 3);
                 let mut params = dmverity::Params::new(alg, version, dbs, hbs, &salt).unwrap();
                 params.superblock = blocks % 2 == 0;
-                let dl = alg.digest_len();
+                let dl = alg.output_len();
                 let per = 1 << (hbs / dl).ilog2();
                 let stride = if version == 1 {
                     dl.next_power_of_two()
@@ -207,7 +212,7 @@ fn dmverity_matches_the_definition() {
 
 #[test]
 fn every_corrupt_block_is_reported() {
-    let params = fsverity::Params::new(HashAlg::Sha256, 1024, b"s").unwrap();
+    let params = fsverity::Params::new(Algo::Sha256, 1024, b"s").unwrap();
     let d = data(2000 * 1024, 1);
     let mut tree = Vec::new();
     let opts = Options {
@@ -253,18 +258,18 @@ fn every_corrupt_block_is_reported() {
 #[test]
 fn parameters_out_of_range_are_errors() {
     use fsverity::Params as F;
-    assert!(F::new(HashAlg::Sha384, 4096, &[]).is_err());
-    assert!(F::new(HashAlg::Sha256, 512, &[]).is_err());
-    assert!(F::new(HashAlg::Sha256, 3072, &[]).is_err());
-    assert!(F::new(HashAlg::Sha256, 1 << 17, &[]).is_err());
-    assert!(F::new(HashAlg::Sha256, 4096, &[0; 33]).is_err());
-    assert!(F::new(HashAlg::Sha512, 65536, &[0; 32]).is_ok());
+    assert!(F::new(Algo::Sha384, 4096, &[]).is_err());
+    assert!(F::new(Algo::Sha256, 512, &[]).is_err());
+    assert!(F::new(Algo::Sha256, 3072, &[]).is_err());
+    assert!(F::new(Algo::Sha256, 1 << 17, &[]).is_err());
+    assert!(F::new(Algo::Sha256, 4096, &[0; 33]).is_err());
+    assert!(F::new(Algo::Sha512, 65536, &[0; 32]).is_ok());
     use dmverity::Params as D;
-    assert!(D::new(HashAlg::Sha256, 2, 4096, 4096, &[]).is_err());
-    assert!(D::new(HashAlg::Sha256, 1, 256, 4096, &[]).is_err());
-    assert!(D::new(HashAlg::Sha256, 1, 4096, 1 << 20, &[]).is_err());
-    assert!(D::new(HashAlg::Sha256, 1, 4096, 4096, &[0; 257]).is_err());
-    let p = D::new(HashAlg::Sha256, 1, 4096, 4096, &[0; 256]).unwrap();
+    assert!(D::new(Algo::Sha256, 2, 4096, 4096, &[]).is_err());
+    assert!(D::new(Algo::Sha256, 1, 256, 4096, &[]).is_err());
+    assert!(D::new(Algo::Sha256, 1, 4096, 1 << 20, &[]).is_err());
+    assert!(D::new(Algo::Sha256, 1, 4096, 4096, &[0; 257]).is_err());
+    let p = D::new(Algo::Sha256, 1, 4096, 4096, &[0; 256]).unwrap();
     assert!(p.blocks_of(4095).is_err());
     assert_eq!(p.blocks_of(8191).unwrap(), 1);
     assert_eq!(from_hex("0aFf"), Some(vec![0x0a, 0xff]));
