@@ -6,7 +6,9 @@
 #   * `veritysetup verify FILE HASH R` vs `mbhash verity verify -j 1|-j N FILE HASH R`
 # (N: all CPUs). Goals: one thread at least 2x each peer; all CPUs at least
 # 1.7x one thread on 2 CPUs; peak RSS at most 64 MiB. Prints the best and
-# the median of RUNS rounds (default 5) and the peak RSS of every command
+# the median of RUNS rounds (default 5) of the wall time, the best CPU time
+# (user + system: less disturbed by other load than wall time, and for one
+# thread the measure of one core's speed) and the peak RSS of every command
 # (GNU time, /usr/bin/time). Outputs are checked equal first.
 #
 #   scripts/bench-verity.sh
@@ -62,24 +64,28 @@ names=(digest:fsverity digest:mbhash-j1 "digest:mbhash-j$cpus"
        format:veritysetup format:mbhash-j1 "format:mbhash-j$cpus"
        verify:veritysetup verify:mbhash-j1 "verify:mbhash-j$cpus")
 
-declare -A times rss
+declare -A times cpu rss
 for ((r = 0; r < runs; r++)); do
     for name in "${names[@]}"; do
-        out=$( { /usr/bin/time -f "%e %M" ${cmd[$name]} >/dev/null; } 2>&1 | tail -1)
-        times[$name]="${times[$name]:-} ${out% *}"
-        kb=${out#* }
+        out=$( { /usr/bin/time -f "%e %M %U %S" ${cmd[$name]} >/dev/null; } 2>&1 | tail -1)
+        read -r wall kb user sys <<<"$out"
+        times[$name]="${times[$name]:-} $wall"
+        cpu[$name]="${cpu[$name]:-} $(awk -v u="$user" -v s="$sys" 'BEGIN {print u + s}')"
         [ "${rss[$name]:-0}" -ge "$kb" ] || rss[$name]=$kb
     done
 done
 
 stat() { tr ' ' '\n' | grep . | sort -g | awk '{v[NR]=$1} END {printf "%s %s", v[1], v[int((NR+1)/2)]}'; }
 echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $cpus CPUs; $size_mb MiB in page cache; $runs rounds"
-printf '%-22s %9s %9s %9s %12s\n' command best_s median_s x_peer peak_rss_MiB
+printf '%-22s %8s %9s %7s %10s %11s %8s\n' command best_s median_s x_peer best_cpu_s x_peer_cpu rss_MiB
 for name in "${names[@]}"; do
     read -r best median <<<"$(echo "${times[$name]}" | stat)"
     peer=${name%%:*}
     case $peer in digest) p=digest:fsverity ;; *) p=$peer:veritysetup ;; esac
     read -r pbest _ <<<"$(echo "${times[$p]}" | stat)"
+    read -r cbest _ <<<"$(echo "${cpu[$name]}" | stat)"
+    read -r pcbest _ <<<"$(echo "${cpu[$p]}" | stat)"
     ratio=$(awk -v a="$pbest" -v b="$best" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
-    printf '%-22s %9s %9s %9s %12s\n' "$name" "$best" "$median" "$ratio" $((rss[$name] / 1024))
+    cratio=$(awk -v a="$pcbest" -v b="$cbest" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}')
+    printf '%-22s %8s %9s %7s %10s %11s %8s\n' "$name" "$best" "$median" "$ratio" "$cbest" "$cratio" $((rss[$name] / 1024))
 done
