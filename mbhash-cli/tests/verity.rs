@@ -439,7 +439,14 @@ fn dmverity_images_match_veritysetup_and_verify_both_ways() {
         return;
     }
     let dir = TempDir::new("dm");
-    let algs = ["sha256", "sha512", "sha224", "sha384", "sha512-256"];
+    let algs = [
+        "sha256",
+        "sha512",
+        "sha224",
+        "sha384",
+        "sha512-256",
+        "sha512-224",
+    ];
     let salts = salts(256);
     let mut n = 0u64;
     for alg in algs {
@@ -482,6 +489,31 @@ fn dmverity_images_match_veritysetup_and_verify_both_ways() {
                     n += 1;
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn dmverity_every_block_size_matches_veritysetup() {
+    if !tool_or_skip("veritysetup", "cryptsetup-bin") {
+        return;
+    }
+    let dir = TempDir::new("dmbs");
+    for (i, log) in (9..=19).enumerate() {
+        let bs = 1usize << log;
+        // Data and hash blocks of this size, then each against 4 KiB.
+        for (data_block, hash_block) in [(bs, bs), (bs, 4096), (4096, bs)] {
+            let c = Dm {
+                alg: if i % 2 == 0 { "sha256" } else { "sha512" },
+                version: (i % 2) as u32,
+                superblock: i % 3 != 0,
+                data_block,
+                hash_block,
+                salt: "0f".into(),
+                blocks: 3,
+                tail: 1,
+            };
+            dm_case(&dir.0, &c, i as u64, data_block == hash_block);
         }
     }
 }

@@ -69,15 +69,15 @@ static const char *unsupported_engine(mbh_algorithm alg) {
 }
 
 static void result_strings(void) {
-    const char *seen[17];
-    for (uint32_t r = 0; r <= MBH_PANIC; r++) {
+    const char *seen[MBH_BAD_IMAGE + 1];
+    for (uint32_t r = 0; r <= MBH_BAD_IMAGE; r++) {
         const char *s = mbh_result_str(r);
         CHECK(s != NULL && strlen(s) > 0);
         for (uint32_t q = 0; q < r; q++) CHECK(strcmp(s, seen[q]) != 0);
         seen[r] = s;
     }
     CHECK(MBH_PANIC == 16);
-    CHECK(strcmp(mbh_result_str(MBH_PANIC + 1), "unknown result code") == 0);
+    CHECK(strcmp(mbh_result_str(MBH_BAD_IMAGE + 1), "unknown result code") == 0);
     CHECK(strcmp(mbh_result_str(UINT32_MAX), "unknown result code") == 0);
     const char *v = mbh_version();
     CHECK(v != NULL && v[0] >= '0' && v[0] <= '9' && strchr(v, '.') != NULL);
