@@ -40,19 +40,10 @@ fn tool_or_skip(tool: &str, package: &str) -> bool {
     {
         return true;
     }
-    let required = std::env::var("MBHASH_REQUIRE").unwrap_or_default();
-    if required
-        .split(',')
-        .any(|r| matches!(r.trim(), "verity" | "all"))
-    {
-        panic!(
-            "MBHASH_REQUIRE names verity, but {tool} is not installed (apt-get install {package})"
-        );
-    }
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED verity tests against {tool}: not installed (apt-get install {package})"
+    mbhash_test_support::skip_or_require(
+        "verity",
+        &format!("verity tests against {tool}"),
+        &format!("{tool} is not installed (apt-get install {package})"),
     );
     false
 }

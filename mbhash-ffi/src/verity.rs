@@ -8,7 +8,7 @@ use std::os::fd::{BorrowedFd, RawFd};
 use mbhash_core::Algo;
 use mbhash_core::verity::{Input, NoTree, Options, TreeSink, VerityError, dmverity, fsverity};
 
-use crate::alg::{Alg, mbh_algorithm};
+use crate::alg::{AlgRaw, mbh_algorithm};
 use crate::boundary::{boundary, bytes, mbh_result, non_null, write_out};
 
 /// Bytes of an fs-verity descriptor.
@@ -96,14 +96,7 @@ fn error(e: &VerityError) -> mbh_result {
 }
 
 fn hash_alg(alg: mbh_algorithm) -> Result<Algo, mbh_result> {
-    Ok(match Alg::from_raw(alg)? {
-        Alg::Sha256 => Algo::Sha256,
-        Alg::Sha224 => Algo::Sha224,
-        Alg::Sha512 => Algo::Sha512,
-        Alg::Sha384 => Algo::Sha384,
-        Alg::Sha512_256 => Algo::Sha512_256,
-        Alg::Sha512_224 => Algo::Sha512_224,
-    })
+    Algo::from_raw(alg)
 }
 
 /// A file for `fd`, duplicated: the caller's descriptor stays open, and

@@ -18,7 +18,7 @@ use crate::alg::Algorithm;
 
 use super::batch::Salted;
 use super::tree::{self, Shape};
-use super::{Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size, for_alg};
+use super::{Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size};
 
 /// Bytes of the superblock.
 pub const SUPERBLOCK_LEN: usize = 512;
@@ -343,7 +343,7 @@ pub fn format(
     image: &mut dyn TreeSink,
     opts: &Options<'_>,
 ) -> Result<Formatted, VerityError> {
-    for_alg!(params.alg, format_with(params, input, image, opts))
+    crate::with_algo!(params.alg, A => format_with::<A>(params, input, image, opts))
 }
 
 fn format_with<A: Algorithm>(
@@ -396,10 +396,7 @@ pub fn verify(
             expected,
         });
     }
-    for_alg!(
-        params.alg,
-        verify_with(params, input, image, root_hash, opts)
-    )
+    crate::with_algo!(params.alg, A => verify_with::<A>(params, input, image, root_hash, opts))
 }
 
 fn verify_with<A: Algorithm>(

@@ -19,7 +19,7 @@ use crate::alg::Algorithm;
 
 use super::batch::Salted;
 use super::tree::{self, Shape};
-use super::{Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size, for_alg};
+use super::{Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size};
 
 /// Bytes of a descriptor.
 pub const DESCRIPTOR_LEN: usize = 256;
@@ -179,7 +179,7 @@ pub fn build(
     tree: &mut dyn TreeSink,
     opts: &Options<'_>,
 ) -> Result<FsVerity, VerityError> {
-    for_alg!(params.alg, build_with(params, input, tree, opts))
+    crate::with_algo!(params.alg, A => build_with::<A>(params, input, tree, opts))
 }
 
 fn build_with<A: Algorithm>(
@@ -223,10 +223,7 @@ pub fn verify(
             expected,
         });
     }
-    for_alg!(
-        params.alg,
-        verify_with(params, input, tree, root_hash, opts)
-    )
+    crate::with_algo!(params.alg, A => verify_with::<A>(params, input, tree, root_hash, opts))
 }
 
 fn verify_with<A: Algorithm>(

@@ -99,21 +99,6 @@ pub fn from_hex(hex: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
-/// Runs the generic function `$f::<A>(args)` for the algorithm `$alg`.
-macro_rules! for_alg {
-    ($alg:expr, $f:ident ( $($arg:expr),* $(,)? )) => {
-        match $alg {
-            $crate::Algo::Sha224 => $f::<$crate::alg::Sha224>($($arg),*),
-            $crate::Algo::Sha256 => $f::<$crate::alg::Sha256>($($arg),*),
-            $crate::Algo::Sha384 => $f::<$crate::alg::Sha384>($($arg),*),
-            $crate::Algo::Sha512 => $f::<$crate::alg::Sha512>($($arg),*),
-            $crate::Algo::Sha512_224 => $f::<$crate::alg::Sha512_224>($($arg),*),
-            $crate::Algo::Sha512_256 => $f::<$crate::alg::Sha512_256>($($arg),*),
-        }
-    };
-}
-pub(crate) use for_alg;
-
 /// Checks that `size` is a power of two in `min..=max`.
 fn check_block_size(
     what: &'static str,
@@ -133,6 +118,3 @@ fn check_block_size(
         })
     }
 }
-
-#[cfg(test)]
-mod tests;

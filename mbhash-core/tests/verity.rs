@@ -1,28 +1,14 @@
-//! The builders and verifiers against a naive in-memory reference written
-//! from the formats' definitions with the `sha2` crate (the tests against
-//! the real tools are in `mbhash-cli/tests/verity.rs`).
+//! `mbhash_core::verity`: the builders and verifiers against a naive
+//! in-memory reference written from the formats' definitions, hashing with
+//! the oracle (the `sha2` crate). The tests against the real tools are in
+//! `mbhash-cli/tests/verity.rs`.
 
-use sha2::Digest;
+use mbhash_core::Algo;
+use mbhash_core::verity::*;
 
-use super::*;
-use crate::Algo;
-
+/// The oracle's hash of the concatenated parts.
 fn h(alg: Algo, parts: &[&[u8]]) -> Vec<u8> {
-    fn go<D: Digest>(parts: &[&[u8]]) -> Vec<u8> {
-        let mut d = D::new();
-        for p in parts {
-            d.update(p);
-        }
-        d.finalize().to_vec()
-    }
-    match alg {
-        Algo::Sha224 => go::<sha2::Sha224>(parts),
-        Algo::Sha256 => go::<sha2::Sha256>(parts),
-        Algo::Sha384 => go::<sha2::Sha384>(parts),
-        Algo::Sha512 => go::<sha2::Sha512>(parts),
-        Algo::Sha512_224 => go::<sha2::Sha512_224>(parts),
-        Algo::Sha512_256 => go::<sha2::Sha512_256>(parts),
-    }
+    mbhash_test_support::oracle(alg.name(), &parts.concat())
 }
 
 /// The whole tree, levels top first, and the root hash.
