@@ -168,7 +168,7 @@ impl fmt::Display for Algo {
     }
 }
 
-/// An algorithm name that [`Algo::from_str`] does not know.
+/// An algorithm name that `Algo::from_str` (its `FromStr`) does not know.
 #[cfg(feature = "std")]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownAlgo(pub std::string::String);
