@@ -4,6 +4,7 @@
 //! * `mbhash bench --pipeline [--quick] [--json] [--algo A] [--engine E] [--streams W]`
 //! * `mbhash engines`
 //! * `mbhash sum [-a ALG] [-c] [--tag] [-z] [-r] [-j N] [FILE|DIR|-]...`
+//! * `mbhash verity digest|format|verify ...`
 
 // No unsafe code but the bindings to the optional ISA-L peers of `bench`.
 #![deny(unsafe_code)]
@@ -22,6 +23,7 @@ mod plot;
 mod progress;
 mod streams;
 mod sum;
+mod verity;
 mod walk;
 
 use std::process::ExitCode;
@@ -33,6 +35,7 @@ commands:
   sum       print or check SHA-2 checksums, as sha256sum does (see `mbhash sum --help`)
   bench     measure throughput against the peers, in the same process
   engines   list the engines of every algorithm and the one `auto` uses
+  verity    fs-verity digests, dm-verity hash images (see `mbhash verity --help`)
 
 bench options:
   --quick            a short run (under 30 s)
@@ -65,6 +68,9 @@ fn main() -> ExitCode {
     }
     if os_args.first().is_some_and(|a| a == "sum") {
         return sum::main(&os_args[1..]);
+    }
+    if os_args.first().is_some_and(|a| a == "verity") {
+        return verity::main(&os_args[1..]);
     }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {

@@ -9,6 +9,8 @@
 //!   submitted from any thread, with handles, callbacks or channels.
 //! * [`Pool`] ([`pool`]): a shared, synchronous pool with no threads of its
 //!   own that combines concurrent callers' jobs into lanes.
+//! * [`verity`]: fs-verity digests and dm-verity hash trees, built and
+//!   verified many blocks at a time.
 //! * [`engine`]: run-time choice of kernels (`auto` measures this CPU), with
 //!   overrides by name (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`).
 //!
@@ -40,6 +42,8 @@ mod many;
 pub mod pool;
 #[cfg(feature = "std")]
 pub mod service;
+#[cfg(feature = "std")]
+pub mod verity;
 
 pub use algo::Algo;
 pub use hasher::{Hasher, HasherCore, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};

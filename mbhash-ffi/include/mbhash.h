@@ -99,6 +99,12 @@
 // functions is below this. At most this many callers run kernels at once.
 #define MBH_POOL_SLOTS 8
 
+// Bytes of an fs-verity descriptor.
+#define MBH_FSVERITY_DESCRIPTOR_LEN 256
+
+// Bytes of a dm-verity superblock.
+#define MBH_DMVERITY_SUPERBLOCK_LEN 512
+
 // What a function did. Every fallible function returns one; outputs are
 // written only with `MBH_OK`.
 //
@@ -164,6 +170,14 @@ enum mbh_result
     MBH_CANCELLED = 19,
     // An argument outside its documented values (e.g. a shutdown mode).
     MBH_INVALID_ARGUMENT = 20,
+    // A verity parameter out of range: block size, salt length, format
+    // version, or an algorithm the format does not use.
+    MBH_INVALID_PARAMETER = 21,
+    // Reading or writing a file descriptor failed.
+    MBH_IO_ERROR = 22,
+    // The data or hash image does not fit the parameters: no whole data
+    // block, a truncated hash image, a missing or mismatching superblock.
+    MBH_BAD_IMAGE = 23,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -305,6 +319,60 @@ typedef void (*mbh_service_callback)(void *arg,
 // What `mbh_service_shutdown` does with accepted jobs not yet started: one
 // of `MBH_SHUTDOWN_FINISH`, `MBH_SHUTDOWN_CANCEL`.
 typedef uint32_t mbh_shutdown;
+
+// What an fs-verity computation gives (digests in their first
+// `digest_len` bytes).
+typedef struct mbh_fsverity_result {
+    // The Merkle tree's root hash.
+    uint8_t root_hash[64];
+    // The file digest (the hash of the descriptor), as `fsverity digest`
+    // prints it.
+    uint8_t digest[64];
+    // Bytes of `root_hash` and `digest`: 32 (SHA-256) or 64 (SHA-512).
+    size_t digest_len;
+    // The descriptor, as `fsverity digest --out-descriptor` writes it.
+    uint8_t descriptor[MBH_FSVERITY_DESCRIPTOR_LEN];
+    // Bytes of the Merkle tree (`--out-merkle-tree`).
+    uint64_t tree_len;
+} mbh_fsverity_result;
+
+// The parameters of a dm-verity hash image (`veritysetup format`'s
+// options).
+typedef struct mbh_dmverity_params {
+    // `MBH_SHA256`, `MBH_SHA512`, `MBH_SHA224`, `MBH_SHA384`,
+    // `MBH_SHA512_256` or `MBH_SHA512_224`.
+    mbh_algorithm alg;
+    // 1 (salt before each block) or 0 (Chrome OS: salt after it).
+    uint32_t version;
+    // Bytes per data block: a power of 2 from 512 to 524288.
+    uint32_t data_block_size;
+    // Bytes per hash block: a power of 2 from 512 to 524288.
+    uint32_t hash_block_size;
+    // The salt (NULL only with `salt_len` 0).
+    const uint8_t *salt;
+    // Bytes of salt, at most 256.
+    size_t salt_len;
+    // Nonzero: the image starts with a 512-byte superblock.
+    uint32_t superblock;
+    // The superblock's UUID.
+    uint8_t uuid[16];
+    // Data blocks covered; 0: every whole block of the data.
+    uint64_t data_blocks;
+} mbh_dmverity_params;
+
+// What a dm-verity computation gives.
+typedef struct mbh_dmverity_result {
+    // The root hash, in its first `root_hash_len` bytes.
+    uint8_t root_hash[64];
+    // Bytes of the root hash (the algorithm's digest length).
+    size_t root_hash_len;
+    // Data blocks covered.
+    uint64_t data_blocks;
+    // Hash blocks of the tree (not counting the superblock's).
+    uint64_t hash_blocks;
+    // Bytes of the hash image.
+    uint64_t image_len;
+} mbh_dmverity_result;
 
 // SHA-256 (FIPS 180-4), 32-byte digest.
 #define MBH_SHA256 1
@@ -792,6 +860,107 @@ mbh_result mbh_service_shutdown(const struct mbh_service *svc, mbh_shutdown mode
 // `svc` is NULL or a live handle from `mbh_service_new`, not in use by any
 // other call, and this is not called from one of its callbacks.
 void mbh_service_free(struct mbh_service *svc);
+
+// The fs-verity root hash, descriptor and file digest of `data_len` bytes
+// at `data`, as `fsverity digest` computes them: `alg` `MBH_SHA256` or
+// `MBH_SHA512`, `block_size` a power of 2 from 1024 to 65536, a salt of at
+// most 32 bytes (NULL only with `salt_len` 0). `MBH_INVALID_PARAMETER` for
+// anything out of range.
+//
+// # Safety
+// `salt` and `data` are NULL or readable for their lengths; `out` is NULL
+// or writable for an `mbh_fsverity_result`.
+mbh_result mbh_fsverity_digest(mbh_algorithm alg,
+                               uint32_t block_size,
+                               const uint8_t *salt,
+                               size_t salt_len,
+                               const uint8_t *data,
+                               size_t data_len,
+                               struct mbh_fsverity_result *out);
+
+// Like `mbh_fsverity_digest`, over the whole file open at `data_fd`
+// (positional reads: its offset is unchanged), on `jobs` threads (0: one
+// per CPU). With `tree_fd` >= 0 the Merkle tree is also written there from
+// offset 0, as `fsverity digest --out-merkle-tree` writes it.
+// `MBH_IO_ERROR` if a read or write fails.
+//
+// # Safety
+// `salt` is NULL or readable for `salt_len` bytes; `data_fd` (and
+// `tree_fd` if >= 0) are open descriptors; `out` is NULL or writable for an
+// `mbh_fsverity_result`.
+mbh_result mbh_fsverity_digest_fd(mbh_algorithm alg,
+                                  uint32_t block_size,
+                                  const uint8_t *salt,
+                                  size_t salt_len,
+                                  int data_fd,
+                                  int tree_fd,
+                                  uint32_t jobs,
+                                  struct mbh_fsverity_result *out);
+
+// Bytes of the hash image of `data_len` bytes of data under `params`
+// (into `*out_len`), for sizing the buffer of `mbh_dmverity_format`.
+// `MBH_BAD_IMAGE` if the data has no whole block (or fewer than
+// `params->data_blocks`).
+//
+// # Safety
+// `params` is NULL or readable, its salt NULL or readable for its length;
+// `out_len` is NULL or writable.
+mbh_result mbh_dmverity_image_len(const struct mbh_dmverity_params *params,
+                                  uint64_t data_len,
+                                  uint64_t *out_len);
+
+// Writes the dm-verity hash image of `data_len` bytes at `data` to
+// `image` (`image_len` bytes, at least what `mbh_dmverity_image_len`
+// gives, else `MBH_BUFFER_TOO_SMALL`), laid out as `veritysetup format`
+// writes it, and its root hash and sizes to `*out`. `image` may be NULL
+// with `image_len` 0 for the root hash alone.
+//
+// # Safety
+// `params` as for `mbh_dmverity_image_len`; `data` NULL or readable for
+// `data_len` bytes; `image` NULL or writable for `image_len` bytes,
+// overlapping nothing else; `out` NULL or writable.
+mbh_result mbh_dmverity_format(const struct mbh_dmverity_params *params,
+                               const uint8_t *data,
+                               size_t data_len,
+                               uint8_t *image,
+                               size_t image_len,
+                               struct mbh_dmverity_result *out);
+
+// Like `mbh_dmverity_format`, over the file open at `data_fd`, writing the
+// image to `hash_fd` from offset 0 (positional writes; it is not
+// truncated), on `jobs` threads (0: one per CPU). With `hash_fd` < 0 only
+// the root hash is computed.
+//
+// # Safety
+// `params` as for `mbh_dmverity_image_len`; `data_fd` (and `hash_fd` if
+// >= 0) are open descriptors; `out` NULL or writable.
+mbh_result mbh_dmverity_format_fd(const struct mbh_dmverity_params *params,
+                                  int data_fd,
+                                  int hash_fd,
+                                  uint32_t jobs,
+                                  struct mbh_dmverity_result *out);
+
+// Verifies the data at `data_fd` against the hash image at `hash_fd` and
+// `root_hash` (`root_hash_len` bytes, the algorithm's digest length, else
+// `MBH_INVALID_PARAMETER`), as `veritysetup verify`, on `jobs` threads (0:
+// one per CPU). With `params->superblock` set, the image's superblock must
+// match `params` (`MBH_BAD_IMAGE` otherwise). `MBH_OK` means the check
+// ran: `*bad_data_blocks` and `*bad_hash_blocks` get the number of corrupt
+// data blocks and inconsistent hash blocks (root hash mismatch of a tree
+// with no hash block counts as a bad data block); both 0: verified.
+//
+// # Safety
+// `params` as for `mbh_dmverity_image_len`; `root_hash` NULL or readable
+// for `root_hash_len` bytes; the descriptors open; the two counts NULL or
+// writable.
+mbh_result mbh_dmverity_verify_fd(const struct mbh_dmverity_params *params,
+                                  int data_fd,
+                                  int hash_fd,
+                                  const uint8_t *root_hash,
+                                  size_t root_hash_len,
+                                  uint32_t jobs,
+                                  uint64_t *bad_data_blocks,
+                                  uint64_t *bad_hash_blocks);
 
 #ifdef __cplusplus
 }  // extern "C"

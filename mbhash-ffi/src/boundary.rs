@@ -65,11 +65,19 @@ pub enum mbh_result {
     MBH_CANCELLED = 19,
     /// An argument outside its documented values (e.g. a shutdown mode).
     MBH_INVALID_ARGUMENT = 20,
+    /// A verity parameter out of range: block size, salt length, format
+    /// version, or an algorithm the format does not use.
+    MBH_INVALID_PARAMETER = 21,
+    /// Reading or writing a file descriptor failed.
+    MBH_IO_ERROR = 22,
+    /// The data or hash image does not fit the parameters: no whole data
+    /// block, a truncated hash image, a missing or mismatching superblock.
+    MBH_BAD_IMAGE = 23,
 }
 
 impl mbh_result {
     /// Every code, in value order.
-    const ALL: [mbh_result; 21] = [
+    const ALL: [mbh_result; 24] = [
         mbh_result::MBH_OK,
         mbh_result::MBH_NULL_ARGUMENT,
         mbh_result::MBH_INVALID_ALGORITHM,
@@ -91,6 +99,9 @@ impl mbh_result {
         mbh_result::MBH_SHUT_DOWN,
         mbh_result::MBH_CANCELLED,
         mbh_result::MBH_INVALID_ARGUMENT,
+        mbh_result::MBH_INVALID_PARAMETER,
+        mbh_result::MBH_IO_ERROR,
+        mbh_result::MBH_BAD_IMAGE,
     ];
 
     /// The code with this value, if any.
@@ -130,6 +141,11 @@ impl mbh_result {
             mbh_result::MBH_SHUT_DOWN => c"the service is shut down",
             mbh_result::MBH_CANCELLED => c"the job was cancelled by a shutdown",
             mbh_result::MBH_INVALID_ARGUMENT => c"argument out of range",
+            mbh_result::MBH_INVALID_PARAMETER => c"verity parameter out of range",
+            mbh_result::MBH_IO_ERROR => c"I/O error on a file descriptor",
+            mbh_result::MBH_BAD_IMAGE => {
+                c"data or hash image does not fit the parameters (truncated, bad superblock)"
+            }
         }
     }
 }

@@ -64,6 +64,8 @@ mod many;
 mod pool;
 #[cfg(feature = "std")]
 mod service;
+#[cfg(feature = "std")]
+mod verity;
 
 pub use alg::*;
 pub use boundary::{mbh_result, mbh_result_str};
@@ -78,6 +80,8 @@ pub use many::*;
 pub use pool::*;
 #[cfg(feature = "std")]
 pub use service::*;
+#[cfg(feature = "std")]
+pub use verity::*;
 
 use core::ffi::c_char;
 

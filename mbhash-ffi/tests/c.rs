@@ -200,6 +200,20 @@ fn crc32c_valgrind() {
 }
 
 #[test]
+fn verity_asan() {
+    let exe = build(&c_test("verity"), "verity", Link::Static);
+    run(&exe, &[], &[], false);
+}
+
+#[test]
+fn verity_valgrind() {
+    if valgrind_or_skip("verity_valgrind") {
+        let exe = build(&c_test("verity"), "verity", Link::Shared);
+        run(&exe, &[], &[], true);
+    }
+}
+
+#[test]
 fn nist_asan() {
     let exe = build(&c_test("nist"), "nist", Link::Static);
     run(&exe, &[&vectors()], &[], false);
