@@ -2,29 +2,17 @@
 //! byte: outputs, messages (with the program name swapped) and exit codes,
 //! on a generated tree. Without coreutils every test prints SKIPPED.
 
+use mbhash_test_support::TempDir;
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 const MBHASH: &str = env!("CARGO_BIN_EXE_mbhash");
 
-/// A temporary directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("mbhash-sum-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A scratch directory of this test file, removed on drop.
+fn temp_dir(name: &str) -> TempDir {
+    TempDir::new("mbhash-sum", name)
 }
 
 /// True if `tool` runs; else prints why the test is skipped.
@@ -213,7 +201,7 @@ fn sums_match_coreutils() {
     if !TOOLS.iter().all(|(t, _)| have(t)) {
         return;
     }
-    let tmp = TempDir::new("sums");
+    let tmp = temp_dir("sums");
     let dir = &tmp.0;
     let files = tree(dir);
     let big = big_file(dir);
@@ -242,7 +230,7 @@ fn single_files_and_stdin_match_coreutils() {
     if !have("sha256sum") || !have("sha512sum") {
         return;
     }
-    let tmp = TempDir::new("single");
+    let tmp = temp_dir("single");
     let dir = &tmp.0;
     let data = bytes(9, (1 << 20) + 333);
     let name = write(dir, b"one", &data);
@@ -280,7 +268,7 @@ fn recursion_is_sorted_like_find_and_sort() {
     if !have("sha256sum") || !have("find") || !have("sort") || !have("xargs") {
         return;
     }
-    let tmp = TempDir::new("recurse");
+    let tmp = temp_dir("recurse");
     let dir = &tmp.0;
     tree(dir);
     let ours = run(
@@ -319,7 +307,7 @@ fn errors_match_coreutils() {
     if !have("sha256sum") {
         return;
     }
-    let tmp = TempDir::new("errors");
+    let tmp = temp_dir("errors");
     let dir = &tmp.0;
     let a = write(dir, b"a", b"abc");
     write(dir, b"d/x", b"x");
@@ -397,7 +385,7 @@ fn check_mode_matches_coreutils() {
     if !have("sha256sum") || !have("sha512sum") {
         return;
     }
-    let tmp = TempDir::new("check");
+    let tmp = temp_dir("check");
     let dir = &tmp.0;
     let (good, bad) = check_fixture(dir, "sha256sum");
     let flags: [&[&str]; 10] = [
@@ -465,7 +453,7 @@ fn check_mode_matches_coreutils() {
     assert_eq!(code(&["sum", "-c", "--status", "bad.sums"]), Some(1));
 
     // SHA-512 lists too.
-    let tmp = TempDir::new("check512");
+    let tmp = temp_dir("check512");
     let dir = &tmp.0;
     let (good, bad) = check_fixture(dir, "sha512sum");
     for lists in [vec![good.clone()], vec![bad.clone()]] {
@@ -480,7 +468,7 @@ fn check_of_an_unchanged_tree_passes() {
     if !have("sha256sum") {
         return;
     }
-    let tmp = TempDir::new("checkok");
+    let tmp = temp_dir("checkok");
     let dir = &tmp.0;
     let files = tree(dir);
     let list = run(dir, MBHASH, &[os(&["sum", "--tag"]), files].concat(), b"");
@@ -501,7 +489,7 @@ fn check_of_an_unchanged_tree_passes() {
 fn other_algorithms_round_trip() {
     // SHA-512/256 and SHA-512/224 have no coreutils tool: check that their
     // lists check, and that a list of the wrong length is refused.
-    let tmp = TempDir::new("rt");
+    let tmp = temp_dir("rt");
     let dir = &tmp.0;
     write(dir, b"x", &bytes(1, 5000));
     write(dir, b"y", b"");
@@ -544,7 +532,7 @@ fn stdin_is_read_once() {
     if !have("sha256sum") {
         return;
     }
-    let tmp = TempDir::new("stdin2");
+    let tmp = temp_dir("stdin2");
     let dir = &tmp.0;
     // Longer than a read chunk: two operands must not share its chunks.
     let data = bytes(21, (600 << 10) + 5);
@@ -588,7 +576,7 @@ fn many_files_under_a_small_open_file_limit() {
     if !have("sha256sum") {
         return;
     }
-    let tmp = TempDir::new("nofile");
+    let tmp = temp_dir("nofile");
     let dir = &tmp.0;
     for i in 0..5000u64 {
         write(
@@ -636,7 +624,7 @@ fn write_errors_as_coreutils() {
     if !have("sha256sum") {
         return;
     }
-    let tmp = TempDir::new("wr");
+    let tmp = temp_dir("wr");
     let dir = &tmp.0;
     let files = tree(dir);
     let a: &OsStr = files[0].as_ref();
@@ -729,7 +717,7 @@ fn closed_pipe(dir: &Path, args: &[&str], keep: usize) -> (std::process::ExitSta
 #[test]
 fn a_closed_pipe_ends_the_run_as_sigpipe_does() {
     use std::os::unix::process::ExitStatusExt;
-    let tmp = TempDir::new("pipe");
+    let tmp = temp_dir("pipe");
     let dir = &tmp.0;
     // More output than a pipe holds, in both modes.
     for i in 0..6000u64 {
@@ -775,7 +763,7 @@ fn a_closed_pipe_ends_the_run_as_sigpipe_does() {
 
 #[test]
 fn recursion_says_what_it_skips() {
-    let tmp = TempDir::new("skips");
+    let tmp = temp_dir("skips");
     let dir = &tmp.0;
     write(dir, b"r/a", b"a");
     write(dir, b"r/sub/b", b"b");
@@ -823,7 +811,7 @@ fn resident(dir: &Path, path: &str) -> Option<u64> {
 
 #[test]
 fn no_cache_drops_the_pages_it_read() {
-    let tmp = TempDir::new("nocache");
+    let tmp = temp_dir("nocache");
     let dir = &tmp.0;
     let data = bytes(3, 8 << 20);
     for name in ["one", "a", "b"] {
@@ -876,7 +864,7 @@ fn no_cache_drops_the_pages_it_read() {
 #[test]
 fn warn_changed_reports_a_file_that_grew_while_read() {
     use std::io::Write;
-    let tmp = TempDir::new("changed");
+    let tmp = temp_dir("changed");
     let dir = &tmp.0;
     if !Command::new("mkfifo")
         .arg(dir.join("fifo"))
@@ -1062,7 +1050,7 @@ fn fuzz_check_lists_against_coreutils() {
     if !have("sha256sum") {
         return;
     }
-    let tmp = TempDir::new("fuzzcheck");
+    let tmp = temp_dir("fuzzcheck");
     let dir = &tmp.0;
     let names: [&[u8]; 8] = [
         b"a",

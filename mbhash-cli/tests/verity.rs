@@ -5,28 +5,16 @@
 //! Without the tools these tests print SKIPPED, and fail if
 //! `MBHASH_REQUIRE` names `verity` (`apt-get install fsverity cryptsetup-bin`).
 
-use std::path::{Path, PathBuf};
+use mbhash_test_support::TempDir;
+use std::path::Path;
 use std::process::{Command, Output};
 
 const MBHASH: &str = env!("CARGO_BIN_EXE_mbhash");
 const UUID: &str = "0a1b2c3d-4e5f-4607-8819-2a3b4c5d6e7f";
 
-/// A temporary directory, removed on drop.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("mbhash-verity-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// A scratch directory of this test file, removed on drop.
+fn temp_dir(name: &str) -> TempDir {
+    TempDir::new("mbhash-verity", name)
 }
 
 /// True if `tool` runs; otherwise prints a SKIPPED line, and panics if
@@ -112,7 +100,7 @@ fn fsverity_digest_tree_and_descriptor_match_fsverity_utils() {
     if !tool_or_skip("fsverity", "fsverity") {
         return;
     }
-    let dir = TempDir::new("fs");
+    let dir = temp_dir("fs");
     let d = &dir.0;
     let mut cases = 0;
     for (ai, alg) in ["sha256", "sha512"].into_iter().enumerate() {
@@ -185,7 +173,7 @@ fn fsverity_trees_verify_and_corruption_is_found() {
     if !tool_or_skip("fsverity", "fsverity") {
         return;
     }
-    let dir = TempDir::new("fsv");
+    let dir = temp_dir("fsv");
     let d = &dir.0;
     // 1 KiB blocks, SHA-256: 32 hashes per block; 1100 blocks give three
     // levels (35 + 2 + 1 blocks, stored top first).
@@ -429,7 +417,7 @@ fn dmverity_images_match_veritysetup_and_verify_both_ways() {
     if !tool_or_skip("veritysetup", "cryptsetup-bin") {
         return;
     }
-    let dir = TempDir::new("dm");
+    let dir = temp_dir("dm");
     let algs = [
         "sha256",
         "sha512",
@@ -489,7 +477,7 @@ fn dmverity_every_block_size_matches_veritysetup() {
     if !tool_or_skip("veritysetup", "cryptsetup-bin") {
         return;
     }
-    let dir = TempDir::new("dmbs");
+    let dir = temp_dir("dmbs");
     for (i, log) in (9..=19).enumerate() {
         let bs = 1usize << log;
         // Data and hash blocks of this size, then each against 4 KiB.
@@ -511,7 +499,7 @@ fn dmverity_every_block_size_matches_veritysetup() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2_and_leaves_no_partial_image() {
-    let dir = TempDir::new("bad");
+    let dir = temp_dir("bad");
     let d = &dir.0;
     std::fs::write(d.join("data"), bytes(64 * 4096, 9)).unwrap();
     std::fs::write(d.join("small"), bytes(100, 9)).unwrap();
@@ -643,7 +631,7 @@ fn bad_input_is_one_line_and_exit_2_and_leaves_no_partial_image() {
 
 #[test]
 fn threads_and_readers_give_the_same_trees() {
-    let dir = TempDir::new("jobs");
+    let dir = temp_dir("jobs");
     let d = &dir.0;
     // Several chunks, a partial last block.
     std::fs::write(d.join("data"), bytes((5 << 20) + 12345, 3)).unwrap();

@@ -5,6 +5,7 @@
 //! * [`skip_or_require`] and [`token_or_skip`]: the one way a test skips,
 //!   with a `SKIPPED` line past the harness's output capture, and the one
 //!   reading of `MBHASH_REQUIRE`, which turns that skip into a failure;
+//! * [`TempDir`]: a scratch directory removed on drop;
 //! * [`c`]: building and running the C test programs.
 
 pub mod c;
@@ -136,5 +137,25 @@ pub fn engine_feature(engine: &str) -> Option<Feature> {
         n if n.starts_with("avx512") => Some(Feature::Avx512),
         n if n.starts_with("avx2") => Some(Feature::Avx2),
         other => panic!("no CPU feature known for engine {other}"),
+    }
+}
+
+/// A scratch directory under the system's temporary directory, named by
+/// `prefix`, `name` and the process id, created empty and removed on drop.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    /// Creates (or empties) `<tmp>/<prefix>-<name>-<pid>`.
+    pub fn new(prefix: &str, name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("{prefix}-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create a scratch directory");
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
