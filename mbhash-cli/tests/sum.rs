@@ -2,7 +2,7 @@
 //! byte: outputs, messages (with the program name swapped) and exit codes,
 //! on a generated tree. Without coreutils every test prints SKIPPED.
 
-use mbhash_test_support::TempDir;
+use mbhash_test_support::{Rng, TempDir};
 use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -88,17 +88,9 @@ fn same(dir: &Path, tool: &str, algo: &str, args: &[OsString], stdin: &[u8]) -> 
     ours
 }
 
-/// Deterministic bytes (xorshift).
+/// Deterministic pseudo-random bytes.
 fn bytes(seed: u64, len: usize) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
+    Rng::new(seed).bytes(len)
 }
 
 fn write(dir: &Path, name: &[u8], data: &[u8]) -> OsString {

@@ -5,7 +5,7 @@
 //! Without the tools these tests print SKIPPED, and fail if
 //! `MBHASH_REQUIRE` names `verity` (`apt-get install fsverity cryptsetup-bin`).
 
-use mbhash_test_support::TempDir;
+use mbhash_test_support::{Rng, TempDir};
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -69,15 +69,7 @@ fn s(v: &[&str]) -> Vec<String> {
 
 /// Deterministic pseudo-random bytes.
 fn bytes(len: usize, seed: u64) -> Vec<u8> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect()
+    Rng::new(seed).bytes(len)
 }
 
 fn hex(b: &[u8]) -> String {
