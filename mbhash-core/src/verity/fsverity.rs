@@ -19,7 +19,9 @@ use crate::alg::Algorithm;
 
 use super::batch::Salted;
 use super::tree::{self, Shape};
-use super::{Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size};
+use super::{
+    Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size, check_root_hash,
+};
 
 /// Bytes of a descriptor.
 pub const DESCRIPTOR_LEN: usize = 256;
@@ -216,13 +218,7 @@ pub fn verify(
     root_hash: &[u8],
     opts: &Options<'_>,
 ) -> Result<Report, VerityError> {
-    let expected = params.alg.output_len();
-    if root_hash.len() != expected {
-        return Err(VerityError::RootHashLength {
-            len: root_hash.len(),
-            expected,
-        });
-    }
+    check_root_hash(params.alg, root_hash)?;
     crate::with_algo!(params.alg, A => verify_with::<A>(params, input, tree, root_hash, opts))
 }
 

@@ -99,6 +99,19 @@ pub fn from_hex(hex: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
+/// Checks that `root_hash` has the length of `alg`'s digest.
+fn check_root_hash(alg: crate::Algo, root_hash: &[u8]) -> Result<(), VerityError> {
+    let expected = alg.output_len();
+    if root_hash.len() == expected {
+        Ok(())
+    } else {
+        Err(VerityError::RootHashLength {
+            len: root_hash.len(),
+            expected,
+        })
+    }
+}
+
 /// Checks that `size` is a power of two in `min..=max`.
 fn check_block_size(
     what: &'static str,
