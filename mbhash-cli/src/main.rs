@@ -95,12 +95,18 @@ fn main() -> ExitCode {
     }
 }
 
-/// `--version` after any command (before a `--` that ends the options),
-/// as every coreutils tool answers it.
+/// `--version` after any command (before a `--` that ends the options, or
+/// with `POSIXLY_CORRECT` set, before the first operand), as every
+/// coreutils tool answers it.
 fn asks_version(args: &[std::ffi::OsString]) -> bool {
+    let posix = std::env::var_os("POSIXLY_CORRECT").is_some();
     args.iter()
-        .take_while(|a| *a != "--")
-        .any(|a| a == "--version" || a == "-V")
+        .enumerate()
+        .take_while(|(i, a)| {
+            let operand = a.len() < 2 || !a.to_string_lossy().starts_with('-');
+            *a != "--" && !(posix && *i > 0 && operand)
+        })
+        .any(|(_, a)| a == "--version" || a == "-V")
 }
 
 /// `mbhash engines`: every engine per family, whether this CPU runs it, the
