@@ -21,9 +21,9 @@ use mbhash_core::algo::Digest;
 use mbhash_core::engine::LaneEngine;
 
 use crate::args::{Options, Report};
-use crate::checkline::{Entry, Line, Parser};
+use crate::checkline::{Entry, Line, Parser, base64_len};
 use crate::names;
-use crate::output::{Out, base64_len, changed_warning, push_base64, push_hex, say};
+use crate::output::{Out, changed_warning, push_base64, push_hex, say};
 use crate::progress::{self, Progress};
 use crate::streams::{self, EngineOf, Hashed, Job, Settings, Source, StdinOnce};
 

@@ -14,7 +14,11 @@
 use mbhash_core::Algo;
 
 use crate::names;
-use crate::output::base64_len;
+
+/// The length of the base64 of `n` bytes (padded with `=`).
+pub const fn base64_len(n: usize) -> usize {
+    n.div_ceil(3) * 4
+}
 
 /// The tags of checksum lines, and their algorithms.
 const TAGS: &[(&str, Algo)] = &[

@@ -256,11 +256,6 @@ pub fn push_base64(out: &mut Vec<u8>, bytes: &[u8]) {
     }
 }
 
-/// The length of the base64 of `n` bytes.
-pub const fn base64_len(n: usize) -> usize {
-    n.div_ceil(3) * 4
-}
-
 /// Appends the lower-case hex of `bytes`.
 pub fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -273,6 +268,7 @@ pub fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checkline::base64_len;
 
     #[test]
     fn hex() {
