@@ -3,7 +3,7 @@
 //! * `mbhash bench [--quick] [--json] [--algo A] [--engine E] [--sizes S] [--streams N]`
 //! * `mbhash bench --pipeline [--quick] [--json] [--algo A] [--engine E] [--streams W]`
 //! * `mbhash engines`
-//! * `mbhash sum [-a ALG] [-c] [--tag] [-z] [-r] [-j N] [FILE|DIR|-]...`
+//! * `mbhash sum [-a ALG] [-c] [--tag|--untagged] [--base64|--raw] [--no-names] [-z] [-r] [-j N] [FILE|DIR|-]...`
 //! * `mbhash verity digest|format|verify ...`
 
 // No unsafe code but the bindings to the optional ISA-L peers of `bench`.

@@ -58,10 +58,10 @@ struct Case {
 /// `-a ALG` for `shaNNNsum` other than `sha256sum`).
 fn case(name: &'static str, tool: &'static str, args: &[&'static str]) -> Case {
     let mut ours = Vec::new();
-    if let Some(bits) = tool.strip_prefix("sha").and_then(|t| t.strip_suffix("sum")) {
-        if bits != "256" {
-            ours.extend(["-a", leak(format!("sha{bits}"))]);
-        }
+    if let Some(bits) = tool.strip_prefix("sha").and_then(|t| t.strip_suffix("sum"))
+        && bits != "256"
+    {
+        ours.extend(["-a", leak(format!("sha{bits}"))]);
     }
     ours.extend_from_slice(args);
     Case {
@@ -124,7 +124,7 @@ fn fill(s: &str) -> Vec<u8> {
     let mut out = Vec::new();
     let mut rest = s;
     while let Some(open) = rest.find('{') {
-        out.extend_from_slice(rest[..open].as_bytes());
+        out.extend_from_slice(&rest.as_bytes()[..open]);
         let close = open + rest[open..].find('}').expect("closing brace");
         let inner = &rest[open + 1..close];
         let (algo, text) = inner.split_once(':').expect("ALG:TEXT");
