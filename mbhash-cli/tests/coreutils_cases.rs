@@ -1402,3 +1402,61 @@ fn one_list_of_every_form_and_algorithm() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), "x: FAILED\n");
     assert_eq!(out.status.code(), Some(1));
 }
+
+#[test]
+fn openssl_lines_check() {
+    // OpenSSL 3 writes `SHA2-256(f)= HASH` (and `HASH *f` with -r): such a
+    // list, of every algorithm, checks in one run.
+    if Command::new("openssl").arg("version").output().is_err() {
+        skip_or_require(
+            "openssl",
+            "checking lists written by openssl dgst",
+            "openssl not found",
+        );
+        return;
+    }
+    let tmp = TempDir::new("mbhash-cases", "openssl");
+    let dir = &tmp.0;
+    std::fs::write(dir.join("f"), b"openssl").unwrap();
+    let dgst = |algo: &str, extra: &[&str]| {
+        let mut args = os(&["dgst", &format!("-{algo}")]);
+        args.extend(os(extra));
+        args.extend(os(&["f"]));
+        let out = run(dir, "openssl", &args, b"", &[]);
+        assert!(out.status.success(), "openssl dgst -{algo}");
+        out.stdout
+    };
+    let mut list = Vec::new();
+    let mut want = String::new();
+    for algo in [
+        "sha224",
+        "sha256",
+        "sha384",
+        "sha512",
+        "sha512-224",
+        "sha512-256",
+    ] {
+        list.extend(dgst(algo, &[]));
+        want.push_str("f: OK\n");
+        if !algo.contains('-') {
+            // Untagged: the length tells the algorithm.
+            list.extend(dgst(algo, &["-r"]));
+            want.push_str("f: OK\n");
+        } else {
+            // The length of a truncated SHA-512 is that of another
+            // algorithm: -a says which.
+            std::fs::write(dir.join("r"), dgst(algo, &["-r"])).unwrap();
+            let out = run(dir, MBHASH, &os(&["sum", "-a", algo, "-c", "r"]), b"", &[]);
+            assert_eq!(String::from_utf8_lossy(&out.stdout), "f: OK\n", "{algo} -r");
+        }
+    }
+    std::fs::write(dir.join("l"), &list).unwrap();
+    let out = run(dir, MBHASH, &os(&["sum", "-c", "--strict", "l"]), b"", &[]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), want);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
