@@ -1101,6 +1101,18 @@ fn cases() -> Vec<Case> {
 
     // POSIXLY_CORRECT: getopt ends the options at the first operand.
     t.push(
+        case("posix file-then-version", "sha256sum", &["f", "--version"])
+            .file("f", "")
+            .env("POSIXLY_CORRECT", "1")
+            .expect(&format!("{e}  f\n"), 1),
+    );
+    t.push(
+        case("posix stdin-then-option", "sha256sum", &["-", "--tag"])
+            .stdin("abc")
+            .env("POSIXLY_CORRECT", "1")
+            .expect("{sha256:abc}  -\n", 1),
+    );
+    t.push(
         case("posix file-then-option", "sha256sum", &["f", "--tag"])
             .file("f", "")
             .env("POSIXLY_CORRECT", "1")
