@@ -8,8 +8,12 @@
 //! (`SHA512-256`), FreeBSD (`SHA512t256`) and mbhash (`SHA512/256`). An
 //! untagged line's algorithm is the one given with `-a`, else the one its
 //! digest's length implies, as `cksum -a sha2` decides it: 56, 64, 96 or
-//! 128 hex digits (or 40, 44, 64 or 88 base64 digits) are SHA-224, SHA-256,
-//! SHA-384 and SHA-512.
+//! 128 hex digits are SHA-224, SHA-256, SHA-384 and SHA-512, and 40, 44 or
+//! 88 base64 digits SHA-224, SHA-256 and SHA-512. A 64-character field is
+//! SHA-256 hex or improperly formatted, as `sha256sum` reads it (`cksum -a
+//! sha2` would try it as the base64 of SHA-384 too, so that a SHA-256 line
+//! with one digit damaged checks as FAILED rather than as improperly
+//! formatted).
 
 use mbhash_core::Algo;
 
@@ -184,10 +188,13 @@ impl Parser {
                 let b64 = BY_LENGTH
                     .into_iter()
                     .find(|a| digest.len() == base64_len(a.output_len()));
+                // A field of a hex length is hex: 64 characters are a
+                // SHA-256 digest or nothing (as `sha256sum` reads them),
+                // never the base64 of a SHA-384 one (that takes `-a
+                // sha384` or a tag).
                 match (hex, b64) {
-                    (Some(a), _) if digest.iter().all(u8::is_ascii_hexdigit) => a,
-                    (_, Some(a)) => a,
-                    (Some(a), None) => a,
+                    (Some(a), _) => a,
+                    (None, Some(a)) => a,
                     (None, None) => return Line::Misformatted,
                 }
             }
@@ -352,6 +359,12 @@ mod tests {
             split(&mut p, &format!("{tagish}  f")).map(|g| g.0),
             Some(Algo::Sha256)
         );
+        // A damaged SHA-256 hex digest is not taken for the base64 of a
+        // SHA-384 one (64 characters), unless -a says so.
+        let damaged = format!("{}x  f", &H[..63]);
+        assert_eq!(p.split(damaged.as_bytes()), Line::Misformatted);
+        let mut p384 = Parser::new(Some(Algo::Sha384));
+        assert_eq!(split(&mut p384, &damaged).map(|g| g.0), Some(Algo::Sha384));
         // Algorithms mbhash does not compute, and bad SHA-2 lengths.
         for (line, tag) in [
             ("MD5 (f) = d41d8cd98f00b204e9800998ecf8427e", "MD5"),
