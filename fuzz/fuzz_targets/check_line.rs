@@ -1,24 +1,38 @@
 //! The checksum-line parser of `mbhash sum -c` on arbitrary lines: never a
-//! panic, and what it accepts is a digest of the right length in hex.
+//! panic, and what it accepts is a digest of its algorithm's length, in hex
+//! or base64, of the algorithm `-a` names when one is given.
 #![no_main]
 
 #[allow(dead_code)]
-#[path = "../../mbhash-cli/src/names.rs"]
-mod names;
 #[path = "../../mbhash-cli/src/checkline.rs"]
 mod checkline;
+#[allow(dead_code)]
+#[path = "../../mbhash-cli/src/names.rs"]
+mod names;
 
 use libfuzzer_sys::fuzz_target;
+use mbhash_core::Algo;
 
 fuzz_target!(|data: &[u8]| {
-    for (tag, hex_len) in [("SHA256", 64), ("SHA512", 128), ("SHA512/224", 56)] {
-        let mut parser = checkline::Parser::new(tag, hex_len);
+    for only in [
+        None,
+        Some(Algo::Sha256),
+        Some(Algo::Sha512),
+        Some(Algo::Sha512_224),
+    ] {
+        let mut parser = checkline::Parser::new(only);
         // Several lines through one parser: the first text line sets the
         // mode for the others.
         for line in data.split(|&b| b == b'\n') {
-            if let Some((hex, _name)) = parser.split(line) {
-                assert_eq!(hex.len(), hex_len);
-                assert!(hex.iter().all(u8::is_ascii_hexdigit));
+            if let checkline::Line::Entry(e) = parser.split(line) {
+                assert!(only.is_none_or(|a| a == e.algo));
+                let n = e.algo.output_len();
+                let hex = e.digest.len() == 2 * n && e.digest.iter().all(u8::is_ascii_hexdigit);
+                let b64 = e.digest.len() == checkline::base64_len(n)
+                    && e.digest
+                        .iter()
+                        .all(|&b| b.is_ascii_alphanumeric() || b"+/=".contains(&b));
+                assert!(hex || b64);
             }
         }
     }

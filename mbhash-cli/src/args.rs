@@ -19,6 +19,10 @@ at once as independent streams of the multi-buffer engine.
   -b, --binary         mark lines with '*' (binary mode; same digests)
   -c, --check          read checksums from the CHECKFILEs and check them
       --tag            write BSD-style lines: SHA256 (NAME) = HASH
+      --untagged       write sha256sum-style lines: HASH  NAME (the default)
+      --base64         write digests in base64, not hexadecimal
+      --raw            write the digest as raw bytes only (one FILE)
+      --no-names       write the digest alone, without the file name
   -t, --text           mark lines with ' ' (text mode, the default)
   -z, --zero           end each output line with NUL, not newline, and
                        do not escape file names
@@ -41,6 +45,16 @@ check mode (-c):
       --status          don't output anything, status code shows success
       --strict          exit non-zero for improperly formatted checksum lines
   -w, --warn            warn about improperly formatted checksum lines
+
+With -c, each line's algorithm is found from its tag (SHA256 (NAME) = ...,
+SHA2-256(NAME)= ... and the other coreutils, BSD and OpenSSL spellings) or,
+untagged, from its digest's length (hex or base64): 56, 64, 96 or 128 hex
+digits are SHA-224, SHA-256, SHA-384, SHA-512. One list may mix them.
+With -a, only lines of that algorithm are properly formatted, as in
+coreutils. Lines of algorithms mbhash does not compute (MD5, BLAKE2b, ...)
+count as improperly formatted.
+
+POSIXLY_CORRECT in the environment ends the options at the first FILE.
 
 Exit status: 0 on success, 1 if a file could not be read, a checksum did
 not match, output could not be written, or (in check mode) no line was
@@ -70,12 +84,20 @@ pub enum Report {
 pub struct Options {
     /// The algorithm.
     pub algo: Algo,
+    /// `-a` was given: check mode then takes lines of that algorithm only.
+    pub algo_given: bool,
     /// Check mode.
     pub check: bool,
     /// `-b` (true) or `-t` (false), if given.
     pub binary: Option<bool>,
-    /// BSD-style lines.
+    /// BSD-style lines (`--tag`; the last of `--tag` and `--untagged` wins).
     pub tag: bool,
+    /// Digests in base64.
+    pub base64: bool,
+    /// The digest's raw bytes alone.
+    pub raw: bool,
+    /// The digest without the file name.
+    pub no_names: bool,
     /// NUL-terminated lines, no escaping.
     pub zero: bool,
     /// Check mode: skip missing files.
@@ -106,6 +128,10 @@ enum Opt {
     Binary,
     Check,
     Tag,
+    Untagged,
+    Base64,
+    Raw,
+    NoNames,
     Text,
     Zero,
     IgnoreMissing,
@@ -121,11 +147,15 @@ enum Opt {
     Help,
 }
 
-const LONG: [(&str, Opt); 17] = [
+const LONG: [(&str, Opt); 21] = [
     ("algorithm", Opt::Algorithm),
     ("binary", Opt::Binary),
     ("check", Opt::Check),
     ("tag", Opt::Tag),
+    ("untagged", Opt::Untagged),
+    ("base64", Opt::Base64),
+    ("raw", Opt::Raw),
+    ("no-names", Opt::NoNames),
     ("text", Opt::Text),
     ("zero", Opt::Zero),
     ("ignore-missing", Opt::IgnoreMissing),
@@ -160,15 +190,47 @@ fn takes_value(o: Opt) -> bool {
     matches!(o, Opt::Algorithm | Opt::Jobs)
 }
 
+/// A refused command line: coreutils' wording, and whether its "Try
+/// --help" line follows.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The message.
+    pub msg: String,
+    /// Followed by the "Try 'mbhash sum --help'" line.
+    pub usage: bool,
+}
+
+impl From<String> for Refusal {
+    fn from(msg: String) -> Self {
+        Refusal { msg, usage: true }
+    }
+}
+
+impl From<&str> for Refusal {
+    fn from(msg: &str) -> Self {
+        msg.to_string().into()
+    }
+}
+
 /// Parses the arguments after `sum`, GNU style: options and files in any
-/// order, bundled short options, `--name=value`, unambiguous prefixes of
-/// long names, and `--` to end the options.
-pub fn parse(args: &[OsString]) -> Result<Options, String> {
+/// order (unless `POSIXLY_CORRECT` is set: then the first file ends the
+/// options, as getopt does), bundled short options, `--name=value`,
+/// unambiguous prefixes of long names, and `--` to end the options.
+pub fn parse(args: &[OsString]) -> Result<Options, Refusal> {
+    parse_with(args, std::env::var_os("POSIXLY_CORRECT").is_some())
+}
+
+/// [`parse`], with `POSIXLY_CORRECT` set or not.
+pub fn parse_with(args: &[OsString], posixly_correct: bool) -> Result<Options, Refusal> {
     let mut o = Options {
         algo: Algo::Sha256,
+        algo_given: false,
         check: false,
         binary: None,
         tag: false,
+        base64: false,
+        raw: false,
+        no_names: false,
         zero: false,
         ignore_missing: false,
         report: Report::Normal,
@@ -187,10 +249,11 @@ pub fn parse(args: &[OsString]) -> Result<Options, String> {
         let raw = names::bytes(arg);
         if only_files || raw.len() < 2 || raw[0] != b'-' {
             o.files.push(arg.clone());
+            only_files |= posixly_correct;
             continue;
         }
         let Some(text) = arg.to_str() else {
-            return Err(format!("unrecognized option '{}'", arg.to_string_lossy()));
+            return Err(format!("unrecognized option '{}'", arg.to_string_lossy()).into());
         };
         if text == "--" {
             only_files = true;
@@ -213,7 +276,7 @@ pub fn parse(args: &[OsString]) -> Result<Options, String> {
                     ),
                 }
             } else if inline.is_some() {
-                return Err(format!("option '--{full}' doesn't allow an argument"));
+                return Err(format!("option '--{full}' doesn't allow an argument").into());
             } else {
                 None
             };
@@ -262,6 +325,7 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
     match opt {
         Opt::Algorithm => {
             let v = value.unwrap_or_default();
+            o.algo_given = true;
             o.algo = Algo::ALL
                 .into_iter()
                 .find(|a| a.name() == v.to_ascii_lowercase())
@@ -274,9 +338,21 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
                 })?;
         }
         Opt::Binary => o.binary = Some(true),
+        // `--text --tag` writes the tagged line (the tag overrides an
+        // earlier --text, as in sha256sum 9.1 to 9.9); `--tag --text` is
+        // refused by `validate`.
         Opt::Text => o.binary = Some(false),
         Opt::Check => o.check = true,
-        Opt::Tag => o.tag = true,
+        Opt::Tag => {
+            o.tag = true;
+            if o.binary == Some(false) {
+                o.binary = None;
+            }
+        }
+        Opt::Untagged => o.tag = false,
+        Opt::Base64 => o.base64 = true,
+        Opt::Raw => o.raw = true,
+        Opt::NoNames => o.no_names = true,
         Opt::Zero => o.zero = true,
         Opt::IgnoreMissing => o.ignore_missing = true,
         Opt::Quiet => o.report = Report::Quiet,
@@ -301,17 +377,22 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
     Ok(())
 }
 
-/// Option combinations coreutils refuses, with its wording.
-fn validate(o: &Options) -> Result<(), String> {
+/// Option combinations coreutils refuses, with its wording and in its
+/// order.
+fn validate(o: &Options) -> Result<(), Refusal> {
     if o.help {
         return Ok(());
     }
+    if o.base64 && o.raw {
+        return Err("--base64 and --raw are mutually exclusive".into());
+    }
     if o.check {
-        if o.tag {
-            return Err("the --tag option is meaningless when verifying checksums".into());
-        }
         if o.zero {
             return Err("the --zero option is not supported when verifying checksums".into());
+        }
+        // --untagged is allowed, as coreutils allows it for wrappers.
+        if o.tag {
+            return Err("the --tag option is meaningless when verifying checksums".into());
         }
         if o.binary.is_some() {
             return Err(
@@ -321,10 +402,10 @@ fn validate(o: &Options) -> Result<(), String> {
         if o.recursive {
             return Err("the --recursive option is meaningless when verifying checksums".into());
         }
+        if o.no_names {
+            return Err("the --no-names option is meaningless when verifying checksums".into());
+        }
         return Ok(());
-    }
-    if o.tag && o.binary == Some(false) {
-        return Err("--tag does not support --text mode".into());
     }
     let check_only = [
         (o.ignore_missing, "--ignore-missing"),
@@ -336,19 +417,24 @@ fn validate(o: &Options) -> Result<(), String> {
     ];
     for (set, name) in check_only {
         if set {
-            return Err(format!(
-                "the {name} option is meaningful only when verifying checksums"
-            ));
+            return Err(
+                format!("the {name} option is meaningful only when verifying checksums").into(),
+            );
         }
     }
-    Ok(())
-}
-
-impl Options {
-    /// The BSD tag of the algorithm, e.g. `SHA256`.
-    pub fn algo_tag(&self) -> &'static str {
-        self.algo.tag()
+    if o.tag && o.binary == Some(false) {
+        return Err("--tag does not support --text mode".into());
     }
+    if o.tag && o.no_names {
+        return Err("the --no-names option does not go with --tag".into());
+    }
+    if o.raw && (o.files.len() > 1 || o.recursive) {
+        return Err(Refusal {
+            msg: "the --raw option is not supported with multiple files".into(),
+            usage: false,
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -361,22 +447,26 @@ mod tests {
 
     #[test]
     fn options_mix_with_files() {
-        let o = parse(&args(&["-rz", "a", "--algo=sha512", "-j2", "--", "-b"])).unwrap();
+        let o = parse_with(
+            &args(&["-rz", "a", "--algo=sha512", "-j2", "--", "-b"]),
+            false,
+        )
+        .unwrap();
         assert!(o.recursive && o.zero);
         assert_eq!(o.algo, Algo::Sha512);
         assert_eq!(o.jobs, Some(2));
         assert_eq!(o.files, args(&["a", "-b"]));
-        let o = parse(&args(&["-c", "--quiet", "--status", "x", "-"])).unwrap();
+        let o = parse_with(&args(&["-c", "--quiet", "--status", "x", "-"]), false).unwrap();
         assert_eq!(o.report, Report::Status);
         assert_eq!(o.files, args(&["x", "-"]));
-        let o = parse(&args(&["-a", "SHA512-256", "--stri", "-c"])).unwrap();
+        let o = parse_with(&args(&["-a", "SHA512-256", "--stri", "-c"]), false).unwrap();
         assert_eq!(o.algo, Algo::Sha512_256);
         assert!(o.strict);
     }
 
     #[test]
     fn refusals_use_coreutils_wording() {
-        let err = |a: &[&str]| parse(&args(a)).unwrap_err();
+        let err = |a: &[&str]| parse_with(&args(a), false).unwrap_err().msg;
         assert_eq!(err(&["-x"]), "invalid option -- 'x'");
         assert_eq!(err(&["--bogus"]), "unrecognized option '--bogus'");
         assert!(err(&["--st"]).contains("is ambiguous"));
@@ -392,5 +482,37 @@ mod tests {
         assert_eq!(err(&["--tag", "-t"]), "--tag does not support --text mode");
         assert!(err(&["-j", "0"]).contains("invalid number of jobs"));
         assert!(err(&["-a", "md5"]).contains("valid: sha256"));
+        assert_eq!(
+            err(&["--raw", "--base64"]),
+            "--base64 and --raw are mutually exclusive"
+        );
+        let multi = parse_with(&args(&["--raw", "a", "b"]), false).unwrap_err();
+        assert!(!multi.usage && multi.msg.contains("multiple files"));
+        assert!(err(&["-c", "--no-names"]).contains("meaningless"));
+    }
+
+    #[test]
+    fn tag_text_and_untagged_as_sha256sum() {
+        let o = |a: &[&str]| parse_with(&args(a), false);
+        // The tag overrides an earlier --text; a later --text is refused.
+        let t = o(&["--text", "--tag"]).unwrap();
+        assert!(t.tag && t.binary.is_none());
+        assert!(o(&["--tag", "--text"]).is_err());
+        // The last of --tag and --untagged wins; -b survives both.
+        let u = o(&["--tag", "--untagged"]).unwrap();
+        assert!(!u.tag && u.binary.is_none());
+        let b = o(&["-b", "--tag", "--untagged"]).unwrap();
+        assert!(!b.tag && b.binary == Some(true));
+        assert!(o(&["-c", "--untagged"]).is_ok());
+        assert!(o(&["-c", "--tag", "--untagged"]).is_ok());
+    }
+
+    #[test]
+    fn posixly_correct_ends_options_at_the_first_file() {
+        let o = parse_with(&args(&["-b", "f", "--tag", "-z"]), true).unwrap();
+        assert!(!o.tag && !o.zero && o.binary == Some(true));
+        assert_eq!(o.files, args(&["f", "--tag", "-z"]));
+        let o = parse_with(&args(&["f", "--tag"]), false).unwrap();
+        assert!(o.tag);
     }
 }

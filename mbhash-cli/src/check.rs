@@ -5,19 +5,27 @@
 //! is a job whose file is hashed like any input of `mbhash sum`, and the
 //! other lines and the end of each list are jobs with nothing to hash, so
 //! that every message comes out in list order.
+//!
+//! Each line names its algorithm (see [`crate::checkline`]), so one list
+//! may mix them: the jobs go to the hashing pipeline in runs of one
+//! algorithm (a run ends where a line of another algorithm starts), each
+//! run on its family's engine, and the messages stay in list order.
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 
+use mbhash_core::Algo;
 use mbhash_core::alg::Algorithm;
+use mbhash_core::algo::Digest;
+use mbhash_core::engine::LaneEngine;
 
 use crate::args::{Options, Report};
-use crate::checkline::Parser;
+use crate::checkline::{Entry, Line, Parser, base64_len};
 use crate::names;
-use crate::output::{Out, changed_warning, push_hex};
-use crate::progress;
-use crate::streams::{self, EngineOf, Job, Settings, Source, StdinOnce};
+use crate::output::{Out, changed_warning, push_base64, push_hex, say};
+use crate::progress::{self, Progress};
+use crate::streams::{self, EngineOf, Hashed, Job, Settings, Source, StdinOnce};
 
 /// One item of a checksum list.
 #[derive(Debug)]
@@ -31,7 +39,9 @@ pub enum CheckJob {
     },
     /// A properly formatted line.
     Entry {
-        /// The digest as written (hex, either case).
+        /// The line's algorithm.
+        algo: Algo,
+        /// The digest as written (hex, either case, or base64).
         expected: Vec<u8>,
         /// The file name, unescaped.
         name: Vec<u8>,
@@ -44,6 +54,8 @@ pub enum CheckJob {
         list: Vec<u8>,
         /// Its line number.
         line: u64,
+        /// What is wrong, for `--warn`.
+        what: String,
     },
     /// The end of a list.
     End {
@@ -177,26 +189,33 @@ impl Iterator for Lines {
             if line.is_empty() {
                 continue;
             }
-            match self.parser.split(line) {
-                Some((hex, name)) if !(list.stdin && name == b"-") => {
+            let what = match self.parser.split(line) {
+                Line::Entry(Entry { algo, digest, name }) if !(list.stdin && name == b"-") => {
                     let source = if name == b"-" {
                         self.stdin.take()
                     } else {
                         Source::Path(names::path(&name))
                     };
                     return Some(CheckJob::Entry {
-                        expected: hex.to_vec(),
+                        algo,
+                        expected: digest.to_vec(),
                         name,
                         source,
                     });
                 }
-                _ => {
-                    return Some(CheckJob::Misformatted {
-                        list: list.name.clone(),
-                        line: list.line,
-                    });
+                Line::Unsupported(tag) => {
+                    format!("improperly formatted {tag} checksum line ({tag} is not supported)")
                 }
-            }
+                Line::Entry(_) | Line::Misformatted => format!(
+                    "improperly formatted {} checksum line",
+                    self.parser.warn_tag()
+                ),
+            };
+            return Some(CheckJob::Misformatted {
+                list: list.name.clone(),
+                line: list.line,
+                what,
+            });
         }
     }
 }
@@ -215,27 +234,35 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     format!("WARNING: {n} {}", if n == 1 { one } else { many })
 }
 
-/// True if `expected` (hex, either case) spells `digest`.
+/// True if `expected` (hex, either case, or base64) spells `digest`.
 fn matches(expected: &[u8], digest: &[u8]) -> bool {
-    let mut hex = Vec::with_capacity(digest.len() * 2);
-    push_hex(&mut hex, digest);
-    expected.eq_ignore_ascii_case(&hex)
+    let mut text = Vec::with_capacity(base64_len(digest.len()).max(2 * digest.len()));
+    if expected.len() == 2 * digest.len() {
+        push_hex(&mut text, digest);
+        expected.eq_ignore_ascii_case(&text)
+    } else {
+        push_base64(&mut text, digest);
+        expected == text
+    }
+}
+
+/// The algorithm of a job: its line's, or any (`None`) for a job with
+/// nothing to hash.
+fn algo_of(job: &CheckJob) -> Option<Algo> {
+    match job {
+        CheckJob::Entry { algo, .. } => Some(*algo),
+        _ => None,
+    }
 }
 
 /// Checks every list of `o.files`; `Ok(false)` if any check failed.
-pub fn run<A: Algorithm>(
-    o: &Options,
-    engine: EngineOf<A>,
-    settings: Settings,
-    show_progress: bool,
-) -> io::Result<bool> {
-    let tag = o.algo_tag();
-    let hex_len = 2 * A::ZERO_OUTPUT.as_ref().len();
+pub fn run(o: &Options, settings: Settings, show_progress: bool) -> io::Result<bool> {
+    let only = o.algo_given.then_some(o.algo);
     let lists = o.files.clone();
     let from_stdin = lists.iter().any(|l| l == "-");
     let estimate = move |cancelled: &dyn Fn() -> bool| {
         let mut total = 0u64;
-        for job in Lines::new(lists.clone(), Parser::new(tag, hex_len)) {
+        for job in Lines::new(lists.clone(), Parser::new(only)) {
             if cancelled() {
                 return None;
             }
@@ -252,130 +279,182 @@ pub fn run<A: Algorithm>(
     };
     let estimate: Option<progress::Estimate<'_>> = if from_stdin { None } else { Some(&estimate) };
     progress::with_progress(show_progress, estimate, |progress| {
-        let mut out = Out::new(progress);
-        let mut ok = true;
-        let mut tally = Tally::default();
-        let jobs = Lines::new(o.files.clone(), Parser::new(tag, hex_len));
-        let r =
-            streams::run::<A, _, _, _>(
-                engine,
-                settings,
-                jobs,
-                progress,
-                |job, outcome| match job {
-                    CheckJob::OpenFailed { list, err } => {
-                        ok = false;
-                        out.error(&format!(
-                            "{}: {}",
-                            names::quote(&list),
-                            names::describe(&err)
-                        ))
-                    }
-                    CheckJob::Misformatted { list, line } => {
-                        tally.misformatted += 1;
-                        if o.report == Report::Warn {
-                            out.error(&format!(
-                                "{}: {line}: improperly formatted {tag} checksum line",
-                                names::quote(&list)
-                            ))?;
+        let mut checker = Checker {
+            o,
+            out: Out::new(progress),
+            ok: true,
+            tally: Tally::default(),
+        };
+        let mut jobs = Lines::new(o.files.clone(), Parser::new(only)).peekable();
+        while let Some(first) = jobs.peek() {
+            let algo = algo_of(first).unwrap_or(o.algo);
+            // The jobs up to the first line of another algorithm.
+            let run = std::iter::from_fn(|| jobs.next_if(|j| algo_of(j).is_none_or(|a| a == algo)));
+            let r = mbhash_core::with_algo!(algo, A => {
+                checker.run::<A, _>(settings, run, progress)
+            });
+            if !r? {
+                checker.ok = false;
+                break;
+            }
+        }
+        checker.out.flush().map(|()| checker.ok)
+    })
+}
+
+/// The state of a check run: the output, the verdict so far, and the
+/// counts of the list being read.
+struct Checker<'o, 'p> {
+    o: &'o Options,
+    out: Out<'p>,
+    ok: bool,
+    tally: Tally,
+}
+
+impl Checker<'_, '_> {
+    /// Hashes a run of jobs of algorithm `A`; `Ok(false)` if its engine
+    /// cannot run (the error is said).
+    fn run<A: Algorithm, I>(
+        &mut self,
+        settings: Settings,
+        jobs: I,
+        progress: &Progress,
+    ) -> io::Result<bool>
+    where
+        I: Iterator<Item = CheckJob> + Send,
+    {
+        let engine = match EngineOf::<A>::try_configured() {
+            Ok(e) => e,
+            Err(e) => {
+                self.out.flush()?;
+                say(&e.to_string());
+                return Ok(false);
+            }
+        };
+        streams::run::<A, _, _, _>(engine, settings, jobs, progress, |job, outcome| {
+            let outcome = outcome.map(|r| {
+                r.map(|h| Hashed {
+                    digest: Digest::of::<A>(&h.digest),
+                    changed: h.changed,
+                })
+            });
+            self.report(job, outcome)
+        })?;
+        Ok(true)
+    }
+
+    /// Reports one job.
+    fn report(
+        &mut self,
+        job: CheckJob,
+        outcome: Option<io::Result<Hashed<Digest>>>,
+    ) -> io::Result<()> {
+        let o = self.o;
+        let out = &mut self.out;
+        let tally = &mut self.tally;
+        match job {
+            CheckJob::OpenFailed { list, err } => {
+                self.ok = false;
+                out.error(&format!(
+                    "{}: {}",
+                    names::quote(&list),
+                    names::describe(&err)
+                ))
+            }
+            CheckJob::Misformatted { list, line, what } => {
+                tally.misformatted += 1;
+                if o.report == Report::Warn {
+                    out.error(&format!("{}: {line}: {what}", names::quote(&list)))?;
+                }
+                Ok(())
+            }
+            CheckJob::Entry { expected, name, .. } => {
+                tally.properly_formatted = true;
+                let verdict: &[u8] = match outcome {
+                    Some(Ok(hashed)) => {
+                        if hashed.changed {
+                            self.ok = false;
+                            out.error(&changed_warning(&name))?;
                         }
-                        Ok(())
-                    }
-                    CheckJob::Entry { expected, name, .. } => {
-                        tally.properly_formatted = true;
-                        let verdict: &[u8] = match outcome {
-                            Some(Ok(hashed)) => {
-                                if hashed.changed {
-                                    ok = false;
-                                    out.error(&changed_warning(&name))?;
-                                }
-                                if matches(&expected, hashed.digest.as_ref()) {
-                                    tally.matched = true;
-                                    if o.report == Report::Quiet {
-                                        return Ok(());
-                                    }
-                                    b": OK"
-                                } else {
-                                    tally.mismatched += 1;
-                                    b": FAILED"
-                                }
-                            }
-                            Some(Err(e))
-                                if o.ignore_missing && e.kind() == io::ErrorKind::NotFound =>
-                            {
+                        if matches(&expected, hashed.digest.as_bytes()) {
+                            tally.matched = true;
+                            if o.report == Report::Quiet {
                                 return Ok(());
                             }
-                            Some(Err(e)) => {
-                                tally.unreadable += 1;
-                                out.error(&format!(
-                                    "{}: {}",
-                                    names::quote(&name),
-                                    names::describe(&e)
-                                ))?;
-                                b": FAILED open or read"
-                            }
-                            None => return Ok(()),
-                        };
-                        if o.report == Report::Status {
-                            return Ok(());
+                            b": OK"
+                        } else {
+                            tally.mismatched += 1;
+                            b": FAILED"
                         }
-                        let escape = name.contains(&b'\n');
-                        let line = out.line();
-                        if escape {
-                            line.push(b'\\');
-                        }
-                        names::push_name(line, &name, escape);
-                        line.extend_from_slice(verdict);
-                        line.push(b'\n');
-                        out.emit()
                     }
-                    CheckJob::End { list, read_error } => {
-                        let t = std::mem::take(&mut tally);
-                        let list = names::quote(&list);
-                        if read_error {
-                            ok = false;
-                            return out.error(&format!("{list}: read error"));
-                        }
-                        if !t.properly_formatted {
-                            ok = false;
-                            return out.error(&format!(
-                                "{list}: no properly formatted checksum lines found"
-                            ));
-                        }
-                        if o.report != Report::Status {
-                            if t.misformatted > 0 {
-                                out.error(&plural(
-                                    t.misformatted,
-                                    "line is improperly formatted",
-                                    "lines are improperly formatted",
-                                ))?;
-                            }
-                            if t.unreadable > 0 {
-                                out.error(&plural(
-                                    t.unreadable,
-                                    "listed file could not be read",
-                                    "listed files could not be read",
-                                ))?;
-                            }
-                            if t.mismatched > 0 {
-                                out.error(&plural(
-                                    t.mismatched,
-                                    "computed checksum did NOT match",
-                                    "computed checksums did NOT match",
-                                ))?;
-                            }
-                            if o.ignore_missing && !t.matched {
-                                out.error(&format!("{list}: no file was verified"))?;
-                            }
-                        }
-                        ok &= t.mismatched == 0
-                            && t.unreadable == 0
-                            && (!o.strict || t.misformatted == 0)
-                            && (!o.ignore_missing || t.matched);
-                        Ok(())
+                    Some(Err(e)) if o.ignore_missing && e.kind() == io::ErrorKind::NotFound => {
+                        return Ok(());
                     }
-                },
-            );
-        r.and_then(|()| out.flush()).map(|()| ok)
-    })
+                    Some(Err(e)) => {
+                        tally.unreadable += 1;
+                        out.error(&format!("{}: {}", names::quote(&name), names::describe(&e)))?;
+                        b": FAILED open or read"
+                    }
+                    None => return Ok(()),
+                };
+                if o.report == Report::Status {
+                    return Ok(());
+                }
+                let escape = name.contains(&b'\n');
+                let line = out.line();
+                if escape {
+                    line.push(b'\\');
+                }
+                names::push_name(line, &name, escape);
+                line.extend_from_slice(verdict);
+                line.push(b'\n');
+                out.emit()
+            }
+            CheckJob::End { list, read_error } => {
+                let t = std::mem::take(tally);
+                let list = names::quote(&list);
+                if read_error {
+                    self.ok = false;
+                    return out.error(&format!("{list}: read error"));
+                }
+                if !t.properly_formatted {
+                    self.ok = false;
+                    return out.error(&format!(
+                        "{list}: no properly formatted checksum lines found"
+                    ));
+                }
+                if o.report != Report::Status {
+                    if t.misformatted > 0 {
+                        out.error(&plural(
+                            t.misformatted,
+                            "line is improperly formatted",
+                            "lines are improperly formatted",
+                        ))?;
+                    }
+                    if t.unreadable > 0 {
+                        out.error(&plural(
+                            t.unreadable,
+                            "listed file could not be read",
+                            "listed files could not be read",
+                        ))?;
+                    }
+                    if t.mismatched > 0 {
+                        out.error(&plural(
+                            t.mismatched,
+                            "computed checksum did NOT match",
+                            "computed checksums did NOT match",
+                        ))?;
+                    }
+                    if o.ignore_missing && !t.matched {
+                        out.error(&format!("{list}: no file was verified"))?;
+                    }
+                }
+                self.ok &= t.mismatched == 0
+                    && t.unreadable == 0
+                    && (!o.strict || t.misformatted == 0)
+                    && (!o.ignore_missing || t.matched);
+                Ok(())
+            }
+        }
+    }
 }

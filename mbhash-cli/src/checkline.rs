@@ -1,37 +1,138 @@
 //! One line of a checksum list, split the way coreutils' `split_3` does:
-//! the digest and the (unescaped) file name, in text (`HASH  NAME`,
-//! `HASH *NAME`, `HASH NAME`) or BSD (`TAG (NAME) = HASH`) form.
+//! the algorithm, the digest (hex or base64) and the (unescaped) file
+//! name, in text (`HASH  NAME`, `HASH *NAME`, `HASH NAME`), BSD
+//! (`TAG (NAME) = HASH`) or OpenSSL (`TAG(NAME)= HASH`) form.
+//!
+//! The tags are those of coreutils (`SHA256`, and `SHA2-256` as `cksum -a
+//! sha2` reads them), OpenSSL 3 (`SHA2-256`, `SHA2-512/256`), OpenSSL 1
+//! (`SHA512-256`), FreeBSD (`SHA512t256`) and mbhash (`SHA512/256`). An
+//! untagged line's algorithm is the one given with `-a`, else the one its
+//! digest's length implies, as `cksum -a sha2` decides it: 56, 64, 96 or
+//! 128 hex digits are SHA-224, SHA-256, SHA-384 and SHA-512, and 40, 44 or
+//! 88 base64 digits SHA-224, SHA-256 and SHA-512. A 64-character field is
+//! SHA-256 hex or improperly formatted, as `sha256sum` reads it (`cksum -a
+//! sha2` would try it as the base64 of SHA-384 too, so that a SHA-256 line
+//! with one digit damaged checks as FAILED rather than as improperly
+//! formatted).
+
+use mbhash_core::Algo;
 
 use crate::names;
+
+/// The length of the base64 of `n` bytes (padded with `=`).
+pub const fn base64_len(n: usize) -> usize {
+    n.div_ceil(3) * 4
+}
+
+/// The tags of checksum lines, and their algorithms.
+const TAGS: &[(&str, Algo)] = &[
+    ("SHA256", Algo::Sha256),
+    ("SHA2-256", Algo::Sha256),
+    ("SHA224", Algo::Sha224),
+    ("SHA2-224", Algo::Sha224),
+    ("SHA384", Algo::Sha384),
+    ("SHA2-384", Algo::Sha384),
+    ("SHA512", Algo::Sha512),
+    ("SHA2-512", Algo::Sha512),
+    ("SHA512/256", Algo::Sha512_256),
+    ("SHA2-512/256", Algo::Sha512_256),
+    ("SHA512-256", Algo::Sha512_256),
+    ("SHA512t256", Algo::Sha512_256),
+    ("SHA512/224", Algo::Sha512_224),
+    ("SHA2-512/224", Algo::Sha512_224),
+    ("SHA512-224", Algo::Sha512_224),
+    ("SHA512t224", Algo::Sha512_224),
+];
+
+/// Tags of algorithms that coreutils, BSD or OpenSSL check and mbhash does
+/// not compute (before any `-LENGTH`).
+const UNSUPPORTED: &[&str] = &[
+    "MD5",
+    "SHA1",
+    "SHA3",
+    "BLAKE2b",
+    "BLAKE2B",
+    "BLAKE2s",
+    "SM3",
+    "RIPEMD160",
+];
+
+/// The algorithms an untagged line's length selects without `-a`.
+const BY_LENGTH: [Algo; 4] = [Algo::Sha224, Algo::Sha256, Algo::Sha384, Algo::Sha512];
+
+/// A properly formatted line.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Entry<'l> {
+    /// Its algorithm.
+    pub algo: Algo,
+    /// The digest as written: hex (either case) or base64.
+    pub digest: &'l [u8],
+    /// The file name, unescaped.
+    pub name: Vec<u8>,
+}
+
+/// What a line is.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line<'l> {
+    /// A line to check.
+    Entry(Entry<'l>),
+    /// An improperly formatted line.
+    Misformatted,
+    /// A tagged line of an algorithm mbhash does not compute (its tag).
+    Unsupported(String),
+}
 
 /// Splits checksum lines the way coreutils' `split_3` does.
 #[derive(Debug)]
 pub struct Parser {
-    tag: &'static [u8],
-    hex_len: usize,
+    /// `-a`: only lines of this algorithm are properly formatted.
+    only: Option<Algo>,
     /// Set by the first text line: whether lines are `HASH NAME` (as
     /// `md5 -r` writes them) rather than `HASH  NAME` / `HASH *NAME`. The
     /// two are not mixed, in any of the lists of one run.
     bsd_reversed: Option<bool>,
+    /// The algorithm named in improperly-formatted warnings: `-a`'s, else
+    /// the last one a line named (as in coreutils' `cksum`).
+    last: Algo,
 }
 
 fn is_white(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
 
+fn is_base64(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'+' || b == b'/'
+}
+
+/// True if `d` spells a digest of `algo` in hex or in (padded) base64.
+fn valid_digest(d: &[u8], algo: Algo) -> bool {
+    let n = algo.output_len();
+    if d.len() == 2 * n {
+        return d.iter().all(u8::is_ascii_hexdigit);
+    }
+    let pad = (3 - n % 3) % 3;
+    d.len() == base64_len(n)
+        && d[..d.len() - pad].iter().all(|&b| is_base64(b))
+        && d[d.len() - pad..].iter().all(|&b| b == b'=')
+}
+
 impl Parser {
-    /// A parser for digests of `hex_len` hex digits and BSD lines tagged `tag`.
-    pub fn new(tag: &'static str, hex_len: usize) -> Self {
+    /// A parser for lines of any algorithm (`only` = `None`) or of `only`.
+    pub fn new(only: Option<Algo>) -> Self {
         Parser {
-            tag: tag.as_bytes(),
-            hex_len,
+            only,
             bsd_reversed: None,
+            last: only.unwrap_or(Algo::Sha256),
         }
     }
 
-    /// The digest and the (unescaped) file name of a line without its line
-    /// end; `None` if the line is improperly formatted.
-    pub fn split<'l>(&mut self, s: &'l [u8]) -> Option<(&'l [u8], Vec<u8>)> {
+    /// The tag to name in a warning about an improperly formatted line.
+    pub fn warn_tag(&self) -> &'static str {
+        self.last.tag()
+    }
+
+    /// What the line `s` (without its line end) is.
+    pub fn split<'l>(&mut self, s: &'l [u8]) -> Line<'l> {
         let mut i = 0;
         while i < s.len() && is_white(s[i]) {
             i += 1;
@@ -40,33 +141,77 @@ impl Parser {
         if escaped {
             i += 1;
         }
-        if s[i..].starts_with(self.tag) {
-            i += self.tag.len();
-            if s.get(i) == Some(&b' ') {
-                i += 1;
+        // The tag: up to a blank or `(`.
+        let end = s[i..]
+            .iter()
+            .position(|&b| is_white(b) || b == b'(')
+            .map_or(s.len(), |p| i + p);
+        let word = &s[i..end];
+        let mut paren = end;
+        if s.get(paren) == Some(&b' ') {
+            paren += 1;
+        }
+        let tagged = s.get(paren) == Some(&b'(');
+        if let Some(&(_, algo)) = TAGS.iter().find(|(t, _)| t.as_bytes() == word) {
+            if self.only.is_none_or(|a| a == algo) {
+                self.last = algo;
+                if tagged {
+                    return self.split_bsd(algo, &s[paren + 1..], escaped);
+                }
+            } else if tagged {
+                return Line::Misformatted;
             }
-            if s.get(i) != Some(&b'(') {
-                return None;
+            // Not a tag after all: maybe a base64 digest that starts like
+            // one (as coreutils falls back).
+        } else if tagged && self.only.is_none() {
+            let base = word.split(|&b| b == b'-').next().unwrap_or(word);
+            if UNSUPPORTED.iter().any(|u| u.as_bytes() == base) {
+                return Line::Unsupported(String::from_utf8_lossy(word).into_owned());
             }
-            return self.split_bsd(&s[i + 1..], escaped);
         }
-        // At least the digest, a blank and a one-byte name.
-        let min = self.hex_len + 2 + usize::from(s.get(i) == Some(&b'\\'));
-        if s.len() - i < min {
-            return None;
+        self.split_text(s, i, escaped)
+    }
+
+    /// `HASH  NAME`, `HASH *NAME` or `HASH NAME`, the digest at `i`.
+    fn split_text<'l>(&mut self, s: &'l [u8], mut i: usize, escaped: bool) -> Line<'l> {
+        let field_end = s[i..]
+            .iter()
+            .position(|&b| is_white(b))
+            .map_or(s.len(), |p| i + p);
+        let digest = &s[i..field_end];
+        let algo = match self.only {
+            Some(a) => a,
+            None => {
+                let hex = BY_LENGTH
+                    .into_iter()
+                    .find(|a| digest.len() == 2 * a.output_len());
+                let b64 = BY_LENGTH
+                    .into_iter()
+                    .find(|a| digest.len() == base64_len(a.output_len()));
+                // A field of a hex length is hex: 64 characters are a
+                // SHA-256 digest or nothing (as `sha256sum` reads them),
+                // never the base64 of a SHA-384 one (that takes `-a
+                // sha384` or a tag).
+                match (hex, b64) {
+                    (Some(a), _) => a,
+                    (None, Some(a)) => a,
+                    (None, None) => return Line::Misformatted,
+                }
+            }
+        };
+        // The digest, a blank and at least a one-byte name.
+        if !valid_digest(digest, algo) || s.len() < field_end + 2 {
+            return Line::Misformatted;
         }
-        let hex = &s[i..i + self.hex_len];
-        i += self.hex_len;
-        if !is_white(s[i]) {
-            return None;
+        if self.only.is_none() {
+            self.last = algo;
         }
-        i += 1;
-        if !hex.iter().all(u8::is_ascii_hexdigit) {
-            return None;
-        }
+        i = field_end + 1;
         if s.len() - i == 1 || (s[i] != b' ' && s[i] != b'*') {
+            // Not mixed with the standard form: a name that starts with a
+            // blank must not pass for one in the other form.
             if self.bsd_reversed == Some(false) {
-                return None;
+                return Line::Misformatted;
             }
             self.bsd_reversed = Some(true);
         } else if self.bsd_reversed != Some(true) {
@@ -75,19 +220,27 @@ impl Parser {
         }
         let name = &s[i..];
         let name = if escaped {
-            names::unescape(name)?
+            match names::unescape(name) {
+                Some(n) => n,
+                None => return Line::Misformatted,
+            }
         } else {
             name.to_vec()
         };
-        Some((hex, name))
+        Line::Entry(Entry { algo, digest, name })
     }
 
     /// `NAME) = HASH`, after `TAG (`.
-    fn split_bsd<'l>(&self, s: &'l [u8], escaped: bool) -> Option<(&'l [u8], Vec<u8>)> {
-        let close = s.iter().rposition(|&b| b == b')')?;
+    fn split_bsd<'l>(&self, algo: Algo, s: &'l [u8], escaped: bool) -> Line<'l> {
+        let Some(close) = s.iter().rposition(|&b| b == b')') else {
+            return Line::Misformatted;
+        };
         let name = &s[..close];
         let name = if escaped {
-            names::unescape(name)?
+            match names::unescape(name) {
+                Some(n) => n,
+                None => return Line::Misformatted,
+            }
         } else {
             name.to_vec()
         };
@@ -96,14 +249,17 @@ impl Parser {
             i += 1;
         }
         if s.get(i) != Some(&b'=') {
-            return None;
+            return Line::Misformatted;
         }
         i += 1;
         while i < s.len() && is_white(s[i]) {
             i += 1;
         }
-        let hex = &s[i..];
-        (hex.len() == self.hex_len && hex.iter().all(u8::is_ascii_hexdigit)).then_some((hex, name))
+        let digest = &s[i..];
+        if !valid_digest(digest, algo) {
+            return Line::Misformatted;
+        }
+        Line::Entry(Entry { algo, digest, name })
     }
 }
 
@@ -112,47 +268,119 @@ mod tests {
     use super::*;
 
     const H: &str = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    /// SHA-256 of the empty input, in base64.
+    const B64: &str = "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
 
-    fn split(p: &mut Parser, line: &str) -> Option<(String, String)> {
-        p.split(line.as_bytes()).map(|(h, n)| {
-            (
-                String::from_utf8(h.to_vec()).unwrap(),
-                String::from_utf8(n).unwrap(),
-            )
-        })
+    fn split(p: &mut Parser, line: &str) -> Option<(Algo, String, String)> {
+        match p.split(line.as_bytes()) {
+            Line::Entry(e) => Some((
+                e.algo,
+                String::from_utf8(e.digest.to_vec()).unwrap(),
+                String::from_utf8(e.name).unwrap(),
+            )),
+            _ => None,
+        }
     }
 
     #[test]
     fn text_and_tag_lines() {
-        let mut p = Parser::new("SHA256", 64);
-        let want = Some((H.to_string(), "a b".to_string()));
+        let mut p = Parser::new(Some(Algo::Sha256));
+        let want = Some((Algo::Sha256, H.to_string(), "a b".to_string()));
         assert_eq!(split(&mut p, &format!("{H}  a b")), want);
         assert_eq!(split(&mut p, &format!("{H} *a b")), want);
         assert_eq!(split(&mut p, &format!("SHA256 (a b) = {H}")), want);
         assert_eq!(split(&mut p, &format!("  SHA256(a b)=\t{H}")), want);
+        assert_eq!(split(&mut p, &format!("SHA2-256(a b)= {H}")), want);
         assert_eq!(
             split(&mut p, &format!("\\{H}  a\\\\b\\nc")),
-            Some((H.to_string(), "a\\b\nc".to_string()))
+            Some((Algo::Sha256, H.to_string(), "a\\b\nc".to_string()))
         );
         assert_eq!(split(&mut p, &format!("\\{H}  a\\x")), None);
         assert_eq!(split(&mut p, &format!("SHA256 (a) = {}", &H[2..])), None);
+        // -a sha256 takes SHA-256 lines only, as coreutils does.
         assert_eq!(split(&mut p, &format!("SHA512 (a) = {H}")), None);
         assert_eq!(split(&mut p, &format!("SHA256  (a) = {H}")), None);
         assert_eq!(split(&mut p, "garbage"), None);
+        assert_eq!(split(&mut p, &format!("{H}{H}  a")), None);
         // Text lines have set the mode: a one-space line is refused.
         assert_eq!(split(&mut p, &format!("{H} a")), None);
     }
 
     #[test]
     fn one_space_lines_set_the_mode() {
-        let mut p = Parser::new("SHA256", 64);
+        let mut p = Parser::new(Some(Algo::Sha256));
         assert_eq!(
             split(&mut p, &format!("{H} a")),
-            Some((H.to_string(), "a".to_string()))
+            Some((Algo::Sha256, H.to_string(), "a".to_string()))
         );
         assert_eq!(
             split(&mut p, &format!("{H}  a")),
-            Some((H.to_string(), " a".to_string()))
+            Some((Algo::Sha256, H.to_string(), " a".to_string()))
+        );
+    }
+
+    #[test]
+    fn each_line_names_its_algorithm() {
+        let mut p = Parser::new(None);
+        let h512 = "ab".repeat(64);
+        let h384 = "cd".repeat(48);
+        let h224 = "ef".repeat(28);
+        let cases = [
+            (format!("SHA512 (f) = {h512}"), Algo::Sha512),
+            (format!("SHA2-384(f)= {h384}"), Algo::Sha384),
+            (format!("SHA384(f)= {h384}"), Algo::Sha384),
+            (format!("SHA2-512/256(f)= {H}"), Algo::Sha512_256),
+            (format!("SHA512/224 (f) = {h224}"), Algo::Sha512_224),
+            (format!("SHA512t256 (f) = {H}"), Algo::Sha512_256),
+            (format!("{h512}  f"), Algo::Sha512),
+            (format!("{h384}  f"), Algo::Sha384),
+            (format!("{h224}  f"), Algo::Sha224),
+            (format!("{H}  f"), Algo::Sha256),
+            (format!("SHA256 (f) = {B64}"), Algo::Sha256),
+            (format!("{B64}  f"), Algo::Sha256),
+        ];
+        for (line, algo) in cases {
+            let got = split(&mut p, &line);
+            assert_eq!(got.map(|g| (g.0, g.2)), Some((algo, "f".into())), "{line}");
+            assert_eq!(p.warn_tag(), algo.tag());
+        }
+        // Base64 needs its exact padding.
+        assert_eq!(
+            split(
+                &mut p,
+                &format!("SHA256 (f) = {}", B64.trim_end_matches('='))
+            ),
+            None
+        );
+        // A base64 digest that starts like a tag is still a digest.
+        let tagish = format!("SHA1{}A=", "+".repeat(38));
+        assert_eq!(tagish.len(), 44);
+        assert_eq!(
+            split(&mut p, &format!("{tagish}  f")).map(|g| g.0),
+            Some(Algo::Sha256)
+        );
+        // A damaged SHA-256 hex digest is not taken for the base64 of a
+        // SHA-384 one (64 characters), unless -a says so.
+        let damaged = format!("{}x  f", &H[..63]);
+        assert_eq!(p.split(damaged.as_bytes()), Line::Misformatted);
+        let mut p384 = Parser::new(Some(Algo::Sha384));
+        assert_eq!(split(&mut p384, &damaged).map(|g| g.0), Some(Algo::Sha384));
+        // Algorithms mbhash does not compute, and bad SHA-2 lengths.
+        for (line, tag) in [
+            ("MD5 (f) = d41d8cd98f00b204e9800998ecf8427e", "MD5"),
+            ("BLAKE2b-256 (f) = 00", "BLAKE2b-256"),
+            ("SHA3-256(f)= 00", "SHA3-256"),
+        ] {
+            assert_eq!(p.split(line.as_bytes()), Line::Unsupported(tag.into()));
+        }
+        assert_eq!(
+            p.split(b"SHA2-128 (f) = 38b060a751ac96384cd9327eb1b1e36a"),
+            Line::Misformatted
+        );
+        assert_eq!(p.split(b"MD5 ("), Line::Unsupported("MD5".into()));
+        assert_eq!(
+            p.split(format!("{}  f", "a".repeat(40)).as_bytes()),
+            Line::Misformatted
         );
     }
 }

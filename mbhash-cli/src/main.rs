@@ -3,7 +3,7 @@
 //! * `mbhash bench [--quick] [--json] [--algo A] [--engine E] [--sizes S] [--streams N]`
 //! * `mbhash bench --pipeline [--quick] [--json] [--algo A] [--engine E] [--streams W]`
 //! * `mbhash engines`
-//! * `mbhash sum [-a ALG] [-c] [--tag] [-z] [-r] [-j N] [FILE|DIR|-]...`
+//! * `mbhash sum [-a ALG] [-c] [--tag|--untagged] [--base64|--raw] [--no-names] [-z] [-r] [-j N] [FILE|DIR|-]...`
 //! * `mbhash verity digest|format|verify ...`
 
 // No unsafe code but the bindings to the optional ISA-L peers of `bench`.
@@ -95,12 +95,18 @@ fn main() -> ExitCode {
     }
 }
 
-/// `--version` after any command (before a `--` that ends the options),
-/// as every coreutils tool answers it.
+/// `--version` after any command (before a `--` that ends the options, or
+/// with `POSIXLY_CORRECT` set, before the first operand), as every
+/// coreutils tool answers it.
 fn asks_version(args: &[std::ffi::OsString]) -> bool {
+    let posix = std::env::var_os("POSIXLY_CORRECT").is_some();
     args.iter()
-        .take_while(|a| *a != "--")
-        .any(|a| a == "--version" || a == "-V")
+        .enumerate()
+        .take_while(|(i, a)| {
+            let operand = a.len() < 2 || !a.to_string_lossy().starts_with('-');
+            *a != "--" && !(posix && *i > 0 && operand)
+        })
+        .any(|(_, a)| a == "--version" || a == "-V")
 }
 
 /// `mbhash engines`: every engine per family, whether this CPU runs it, the

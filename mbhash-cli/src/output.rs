@@ -12,6 +12,7 @@
 use std::io::{self, BufWriter, IsTerminal, Write};
 use std::process::ExitCode;
 
+use crate::args::Options;
 use crate::names;
 use crate::progress::Progress;
 use crate::sum::PROG;
@@ -190,6 +191,71 @@ pub fn changed_warning(name: &[u8]) -> String {
     format!("{}: file changed as we read it", names::quote(name))
 }
 
+/// Appends the line `mbhash sum` writes for the file `name` of digest
+/// `digest` with the options `o`: `HASH  NAME` (the default, as
+/// `sha256sum` and `cksum --untagged` write it; `*` for the blank with
+/// `-b`), `TAG (NAME) = HASH` with `--tag`, the digest alone with
+/// `--no-names`, in base64 with `--base64`, or the raw bytes with `--raw`
+/// (no line end). A name with a `\`, newline or carriage return is
+/// escaped and the line starts with `\`, unless `-z` ends it with NUL.
+pub fn push_sum_line(line: &mut Vec<u8>, o: &Options, name: &[u8], digest: &[u8]) {
+    if o.raw {
+        line.extend_from_slice(digest);
+        return;
+    }
+    let push_digest = |line: &mut Vec<u8>| {
+        if o.base64 {
+            push_base64(line, digest);
+        } else {
+            push_hex(line, digest);
+        }
+    };
+    let delim = if o.zero { b'\0' } else { b'\n' };
+    if o.no_names {
+        push_digest(line);
+        line.push(delim);
+        return;
+    }
+    let escape = !o.zero && names::needs_escape(name);
+    if escape {
+        line.push(b'\\');
+    }
+    if o.tag {
+        line.extend_from_slice(o.algo.tag().as_bytes());
+        line.extend_from_slice(b" (");
+        names::push_name(line, name, escape);
+        line.extend_from_slice(b") = ");
+        push_digest(line);
+    } else {
+        push_digest(line);
+        line.push(b' ');
+        line.push(if o.binary == Some(true) { b'*' } else { b' ' });
+        names::push_name(line, name, escape);
+    }
+    line.push(delim);
+}
+
+/// Appends the standard base64 of `bytes` (RFC 4648, padded with `=`), as
+/// `cksum --base64` writes digests.
+pub fn push_base64(out: &mut Vec<u8>, bytes: &[u8]) {
+    const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for k in 0..4 {
+            if k <= chunk.len() {
+                out.push(B64[(n >> (18 - 6 * k) & 63) as usize]);
+            } else {
+                out.push(b'=');
+            }
+        }
+    }
+}
+
 /// Appends the lower-case hex of `bytes`.
 pub fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -202,11 +268,34 @@ pub fn push_hex(out: &mut Vec<u8>, bytes: &[u8]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::checkline::base64_len;
 
     #[test]
     fn hex() {
         let mut v = Vec::new();
         push_hex(&mut v, &[0x01, 0xab, 0xff]);
         assert_eq!(v, b"01abff");
+    }
+
+    #[test]
+    fn base64_as_rfc4648() {
+        // RFC 4648, section 10.
+        for (input, want) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            let mut v = Vec::new();
+            push_base64(&mut v, input.as_bytes());
+            assert_eq!(String::from_utf8(v).unwrap(), want);
+            assert_eq!(base64_len(input.len()), want.len());
+        }
+        let mut v = Vec::new();
+        push_base64(&mut v, &[0xfb, 0xff, 0xbf]);
+        assert_eq!(v, b"+/+/");
     }
 }

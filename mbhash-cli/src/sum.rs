@@ -12,7 +12,7 @@ use mbhash_core::engine::LaneEngine;
 use crate::args::{self, HELP, Options};
 use crate::check;
 use crate::names;
-use crate::output::{Out, changed_warning, push_hex, say};
+use crate::output::{Out, changed_warning, push_sum_line, say};
 use crate::progress;
 use crate::streams::{self, EngineOf, Settings};
 use crate::walk::{self, Walk, What};
@@ -24,10 +24,14 @@ pub const PROG: &str = "mbhash";
 pub fn main(args: &[OsString]) -> ExitCode {
     let mut o = match args::parse(args) {
         Ok(o) => o,
-        Err(msg) => {
-            say(&format!(
-                "{msg}\nTry '{PROG} sum --help' for more information."
-            ));
+        Err(refusal) => {
+            say(&refusal.msg);
+            if refusal.usage {
+                let _ = writeln!(
+                    io::stderr(),
+                    "Try '{PROG} sum --help' for more information."
+                );
+            }
             return ExitCode::FAILURE;
         }
     };
@@ -40,7 +44,11 @@ pub fn main(args: &[OsString]) -> ExitCode {
     if o.files.is_empty() {
         o.files.push("-".into());
     }
-    let result = mbhash_core::with_algo!(o.algo, A => run::<A>(&o));
+    let result = if o.check {
+        check::run(&o, settings(&o), show_progress(&o))
+    } else {
+        mbhash_core::with_algo!(o.algo, A => run::<A>(&o))
+    };
     match result {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
@@ -56,7 +64,21 @@ fn threads(o: &Options) -> usize {
     })
 }
 
-/// Runs sum or check mode; `Ok(false)` when some file failed.
+/// How the hashing is spread.
+fn settings(o: &Options) -> Settings {
+    Settings {
+        no_cache: o.no_cache,
+        warn_changed: o.warn_changed,
+        ..Settings::new(threads(o))
+    }
+}
+
+/// Whether a progress bar may show.
+fn show_progress(o: &Options) -> bool {
+    !o.no_progress && io::stderr().is_terminal()
+}
+
+/// Runs sum mode; `Ok(false)` when some file failed.
 fn run<A: Algorithm>(o: &Options) -> io::Result<bool> {
     let engine = match EngineOf::<A>::try_configured() {
         Ok(e) => e,
@@ -65,15 +87,8 @@ fn run<A: Algorithm>(o: &Options) -> io::Result<bool> {
             return Ok(false);
         }
     };
-    let settings = Settings {
-        no_cache: o.no_cache,
-        warn_changed: o.warn_changed,
-        ..Settings::new(threads(o))
-    };
-    let show = !o.no_progress && io::stderr().is_terminal();
-    if o.check {
-        return check::run::<A>(o, engine, settings, show);
-    }
+    let settings = settings(o);
+    let show = show_progress(o);
     let files = o.files.clone();
     let recursive = o.recursive;
     let estimate =
@@ -81,32 +96,11 @@ fn run<A: Algorithm>(o: &Options) -> io::Result<bool> {
     progress::with_progress(show, Some(&estimate), |progress| {
         let mut out = Out::new(progress);
         let mut ok = true;
-        let tag = o.algo.tag();
-        let delim = if o.zero { b'\0' } else { b'\n' };
-        let mark = if o.binary == Some(true) { b'*' } else { b' ' };
         let inputs = Walk::new(o.files.clone(), o.recursive);
         let r = streams::run::<A, _, _, _>(engine, settings, inputs, progress, |input, outcome| {
             let err = match (outcome, input.what) {
                 (Some(Ok(hashed)), _) => {
-                    let digest = hashed.digest;
-                    let escape = !o.zero && names::needs_escape(&input.name);
-                    let line = out.line();
-                    if escape {
-                        line.push(b'\\');
-                    }
-                    if o.tag {
-                        line.extend_from_slice(tag.as_bytes());
-                        line.extend_from_slice(b" (");
-                        names::push_name(line, &input.name, escape);
-                        line.extend_from_slice(b") = ");
-                        push_hex(line, digest.as_ref());
-                    } else {
-                        push_hex(line, digest.as_ref());
-                        line.push(b' ');
-                        line.push(mark);
-                        names::push_name(line, &input.name, escape);
-                    }
-                    line.push(delim);
+                    push_sum_line(out.line(), o, &input.name, hashed.digest.as_ref());
                     out.emit()?;
                     if hashed.changed {
                         ok = false;
