@@ -63,34 +63,40 @@ impl<'r> Job<'r> {
 /// The requests a combiner holds; if it unwinds (a panic while hashing, a
 /// bug), every one of them is finished as failed, so no caller waits
 /// forever.
-struct Held<'r, const N: usize> {
+struct Held<'r, 'c, const N: usize> {
     jobs: [Option<Job<'r>>; N],
+    combiner: &'c Combiner<'r>,
 }
 
-impl<const N: usize> Drop for Held<'_, N> {
+impl<const N: usize> Drop for Held<'_, '_, N> {
     fn drop(&mut self) {
         for job in self.jobs.iter_mut().filter_map(Option::take) {
-            job.req.fail();
+            self.combiner.wake(job.req.fail());
         }
     }
 }
 
 /// Runs `own` (already claimed from the slot) and, while it is not
 /// finished, every waiting request of the same algorithm the lanes can
-/// take (between chunks of [`CHUNK`] bytes), on up to `N` contexts. `wake` is called after requests were
-/// finished. Returns with every request it took finished.
+/// take (between chunks of [`CHUNK`] bytes), on up to `N` contexts; a
+/// finished request's caller is woken if it sleeps. Returns with every
+/// request it took finished.
 #[inline(never)]
-pub(super) fn run<'r, A: Algorithm, const N: usize>(
-    combiner: &Combiner<'r>,
-    own: &'r Request<'r>,
-    wake: &dyn Fn(),
-) {
+pub(super) fn run<'r, A: Algorithm, const N: usize>(combiner: &Combiner<'r>, own: &'r Request<'r>) {
     let engine = <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured();
     let lanes = engine.lanes().min(N);
-    let mut contexts: [Context<A>; N] = core::array::from_fn(|i| Context::with_id(i as u64));
-    let mut free = contexts.iter_mut();
-    let mut spare: [Option<&mut Context<A>>; N] = core::array::from_fn(|_| None);
-    let mut held = Held::<N> { jobs: [None; N] };
+    // Built one at a time, when a lane first needs it (no array of them is
+    // built elsewhere and moved here: stack is scarce in a kernel).
+    let mut contexts: [Option<Context<A>>; N] = [const { None }; N];
+    let mut free = contexts
+        .iter_mut()
+        .enumerate()
+        .map(|(i, c)| c.insert(Context::with_id(i as u64)));
+    let mut spare: [Option<&mut Context<A>>; N] = [const { None }; N];
+    let mut held = Held::<N> {
+        jobs: [None; N],
+        combiner,
+    };
     let mut manager = JobManager::<A>::with_engine(engine);
     let mut next: Option<&'r Request<'r>> = Some(own);
     let mut own_done = false;
@@ -101,6 +107,9 @@ pub(super) fn run<'r, A: Algorithm, const N: usize>(
             None => {
                 if next.is_none() && !own_done && manager.in_flight() < lanes {
                     next = combiner.take(own.algo);
+                    if next.is_some() {
+                        combiner.set_held(manager.in_flight() + 1);
+                    }
                 }
                 if let Some(req) = next.take() {
                     let ctx = spare
@@ -138,8 +147,8 @@ pub(super) fn run<'r, A: Algorithm, const N: usize>(
             }
             // The caller may return once this has run: `req` is not
             // touched again.
-            req.finish(digest.as_ref());
-            wake();
+            combiner.wake(req.finish(digest.as_ref()));
+            combiner.set_held(manager.in_flight());
             *spare
                 .iter_mut()
                 .find(|s| s.is_none())

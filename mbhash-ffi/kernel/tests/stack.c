@@ -171,7 +171,7 @@ static void nop(void *arg, uint32_t slot) {
 
 static void pooled(mbh_algorithm alg) {
     mbh_result r;
-    mbh_pool_ops ops = {NULL, nop, nop, nop, nop};
+    mbh_pool_ops ops = {NULL, nop, nop, nop, nop, 0};
     MEASURE("mbh_pool_init", r = mbh_pool_init(&pool, &ops));
     expect_ok(r, "mbh_pool_init");
     uint8_t out[MBH_MAX_DIGEST_LEN];
