@@ -75,13 +75,14 @@
 
 // The most stack, in bytes, that `mbh_pool_hash` uses (the one export
 // above `MBH_KERNEL_STACK_MAX`): the combining caller keeps a job manager
-// and a context per lane on its stack. Measured by
-// `mbhash-ffi/kernel/check.sh`: about 12900 bytes; the check fails above
-// this bound. Call it from threads with 16 KiB of stack to spare (a
-// storage stack's worker threads), not from interrupt context. Unlike the
+// on its stack (its contexts live in the pool). Measured by
+// `mbhash-ffi/kernel/check.sh`, alone and with another thread's jobs
+// joining the lanes: about 8700 bytes; the check fails above this bound.
+// Call it from threads with 10 KiB of stack to spare (a storage stack's
+// worker threads), not from interrupt context. Unlike the
 // rest of the library, `mbh_pool_hash` may sleep and takes the host's
 // locks, through the pool's `mbh_pool_ops`.
-#define MBH_KERNEL_POOL_STACK_MAX 16384
+#define MBH_KERNEL_POOL_STACK_MAX 10240
 
 // Bytes of caller memory a manager needs: `sizeof(mbh_manager)`.
 #define MBH_MANAGER_SIZE 4096
@@ -90,7 +91,7 @@
 #define MBH_MANAGER_ALIGN 8
 
 // Bytes of caller memory a pool needs: `sizeof(mbh_pool)`.
-#define MBH_POOL_SIZE 4096
+#define MBH_POOL_SIZE 32768
 
 // Alignment of a pool's memory: `_Alignof(mbh_pool)`.
 #define MBH_POOL_ALIGN 8
@@ -281,7 +282,7 @@ typedef uint32_t mbh_flags;
 // `mbh_pool_ops` ... `mbh_pool_fini`). The memory stays in place, and is
 // not freed or finished, while any call is inside `mbh_pool_hash`.
 typedef struct mbh_pool {
-    uint64_t _opaque[512];
+    uint64_t _opaque[4096];
 } mbh_pool;
 
 // How a pool's waiting callers sleep and wake: the host's locks and

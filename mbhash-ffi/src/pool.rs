@@ -9,7 +9,7 @@ use crate::alg::{Alg, AlgRaw, mbh_algorithm};
 use crate::boundary::{boundary, mbh_result, non_null};
 
 /// Bytes of caller memory a pool needs: `sizeof(mbh_pool)`.
-pub const MBH_POOL_SIZE: usize = 4096;
+pub const MBH_POOL_SIZE: usize = 32768;
 /// Alignment of a pool's memory: `_Alignof(mbh_pool)`.
 pub const MBH_POOL_ALIGN: usize = 8;
 /// Combining slots of a pool: at most this many callers run kernels at
@@ -36,7 +36,7 @@ const _: () = assert!(MBH_POOL_CHANNELS as usize == Pool::<HostOps>::CHANNELS);
 /// not freed or finished, while any call is inside `mbh_pool_hash`.
 #[repr(C)]
 pub struct mbh_pool {
-    _opaque: [u64; 512],
+    _opaque: [u64; 4096],
 }
 
 /// How a pool's waiting callers sleep and wake: the host's locks and

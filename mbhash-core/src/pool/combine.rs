@@ -1,10 +1,50 @@
 //! The combiner's work: the requests it takes, run through a job manager.
 
-use crate::alg::{Algorithm, Family};
+use crate::alg::{self, Algorithm, Family};
 use crate::engine::LaneEngine;
 use crate::manager::{Context, Flags, JobManager, Status};
 
 use super::slot::{Combiner, Request};
+
+/// A slot's contexts, one per lane, for the algorithm its last combiner
+/// ran: kept in the pool (not on the combiner's stack, which is scarce in
+/// a kernel) and reached only by the slot's combiner.
+pub(super) enum Store {
+    /// No combiner ran here yet.
+    Empty,
+    Sha256([Option<Context<alg::Sha256>>; 16]),
+    Sha224([Option<Context<alg::Sha224>>; 16]),
+    Sha512([Option<Context<alg::Sha512>>; 8]),
+    Sha384([Option<Context<alg::Sha384>>; 8]),
+    Sha512_256([Option<Context<alg::Sha512_256>>; 8]),
+    Sha512_224([Option<Context<alg::Sha512_224>>; 8]),
+}
+
+/// An algorithm whose contexts a [`Store`] holds.
+pub(super) trait Stored: Algorithm {
+    /// The store's contexts for this algorithm (the store is switched to
+    /// it first if it held another's).
+    fn contexts(store: &mut Store) -> &mut [Option<Context<Self>>];
+}
+
+macro_rules! stored {
+    ($($v:ident),*) => {$(
+        impl Stored for alg::$v {
+            #[inline(never)]
+            fn contexts(store: &mut Store) -> &mut [Option<Context<Self>>] {
+                if !matches!(store, Store::$v(_)) {
+                    *store = Store::$v([const { None }; _]);
+                }
+                match store {
+                    Store::$v(c) => c,
+                    _ => unreachable!("the store was just switched"),
+                }
+            }
+        }
+    )*};
+}
+
+stored!(Sha256, Sha224, Sha512, Sha384, Sha512_256, Sha512_224);
 
 /// Bytes a job is fed to the manager in: between chunks the combiner takes
 /// new requests into free lanes, so callers that arrive while it hashes
@@ -82,14 +122,17 @@ impl<const N: usize> Drop for Held<'_, '_, N> {
 /// finished request's caller is woken if it sleeps. Returns with every
 /// request it took finished.
 #[inline(never)]
-pub(super) fn run<'r, A: Algorithm, const N: usize>(combiner: &Combiner<'r>, own: &'r Request<'r>) {
+pub(super) fn run<'r, A: Stored, const N: usize>(
+    combiner: &Combiner<'r>,
+    store: &mut Store,
+    own: &'r Request<'r>,
+) {
     let engine = <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured();
     let lanes = engine.lanes().min(N);
-    // Built one at a time, when a lane first needs it (no array of them is
-    // built elsewhere and moved here: stack is scarce in a kernel).
-    let mut contexts: [Option<Context<A>>; N] = [const { None }; N];
-    let mut free = contexts
+    // Set up one at a time, when a lane first needs it.
+    let mut free = A::contexts(store)
         .iter_mut()
+        .take(N)
         .enumerate()
         .map(|(i, c)| c.insert(Context::with_id(i as u64)));
     let mut spare: [Option<&mut Context<A>>; N] = [const { None }; N];

@@ -52,8 +52,8 @@
 //! ```
 
 mod combine;
-// The crate's one `unsafe` block: a combiner reading a caller's published
-// request.
+// The crate's one `unsafe` module: a combiner reading a caller's published
+// request, and the slot's contexts reached by its combiner.
 #[allow(unsafe_code)]
 mod slot;
 #[cfg(feature = "std")]
@@ -237,9 +237,9 @@ impl<O: PoolOps> Pool<O> {
         let req = Request::new(algo, pieces);
         let wake = |chan: usize| self.ops.wake_all(chan);
         let hint = thread_hint(&req);
-        if let Some(combiner) = self.start(hint, &wake) {
+        if let Some(mut combiner) = self.start(hint, &wake) {
             // A CPU is free: the job runs at once, on this thread.
-            Self::combine(&combiner, &req);
+            Self::combine(&mut combiner, &req);
         } else {
             self.join(&req, hint, &wake);
         }
@@ -252,14 +252,16 @@ impl<O: PoolOps> Pool<O> {
 
     /// Runs `own` (not published, or claimed back) and the jobs of its
     /// algorithm that wait in the combiner's slot.
-    fn combine(combiner: &Combiner<'_>, own: &Request<'_>) {
+    fn combine(combiner: &mut Combiner<'_>, own: &Request<'_>) {
         let algo = own.algo;
-        crate::with_algo!(algo, A => {
-            if <<A as crate::alg::Algorithm>::Family as crate::alg::Family>::BLOCK_LEN == 128 {
-                combine::run::<A, 8>(combiner, own)
-            } else {
-                combine::run::<A, 16>(combiner, own)
-            }
+        combiner.with_store(|combiner, store| {
+            crate::with_algo!(algo, A => {
+                if <<A as crate::alg::Algorithm>::Family as crate::alg::Family>::BLOCK_LEN == 128 {
+                    combine::run::<A, 8>(combiner, store, own)
+                } else {
+                    combine::run::<A, 16>(combiner, store, own)
+                }
+            })
         });
     }
 
@@ -286,8 +288,8 @@ impl<O: PoolOps> Pool<O> {
                 Outcome::Finished => return,
                 Outcome::Promoted => {
                     // The combiner that left handed this caller its slot.
-                    let combiner = slot.adopt(wake);
-                    Self::combine(&combiner, req);
+                    let mut combiner = slot.adopt(wake);
+                    Self::combine(&mut combiner, req);
                     return;
                 }
                 Outcome::Pending => {}
@@ -296,10 +298,10 @@ impl<O: PoolOps> Pool<O> {
             // meanwhile saw the entry (and promoted it, or another caller
             // combines here and will); a free slot is taken.
             if !slot.is_combining()
-                && let Some(combiner) = slot.try_combine(wake)
+                && let Some(mut combiner) = slot.try_combine(wake)
             {
                 if combiner.claim(index, req) {
-                    Self::combine(&combiner, req);
+                    Self::combine(&mut combiner, req);
                     return;
                 }
                 // Taken and finished by an earlier combiner.

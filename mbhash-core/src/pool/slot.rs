@@ -15,12 +15,14 @@
 //!    leaves, it is handed the combining flag ([`Request::promote`]) and
 //!    its own caller runs it.
 
+use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicBool, AtomicPtr, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 
 use crate::Algo;
 use crate::algo::MAX_OUTPUT_LEN;
 
 use super::Pieces;
+use super::combine::Store;
 
 /// Requests one slot holds at a time (waiting to be taken by its combiner).
 pub(super) const ENTRIES: usize = 16;
@@ -142,7 +144,18 @@ pub(super) struct Slot {
     admitting: AtomicBool,
     /// Jobs the combiner holds in its lanes.
     held: AtomicUsize,
+    /// The combiner's contexts: only the holder of the combining flag
+    /// reaches them ([`Combiner::with_store`]).
+    store: UnsafeCell<Store>,
 }
+
+// SAFETY: `store` is the only field that is not `Sync`; it is reached only
+// by the holder of the combining flag, one thread at a time, and the flag
+// is passed on with sequentially consistent atomics (a release by the
+// holder that lets go, an acquire by the next), so each holder sees the
+// last one's writes. The store holds plain data (contexts), which may move
+// between threads.
+unsafe impl Sync for Slot {}
 
 impl Slot {
     pub(super) const fn new() -> Slot {
@@ -151,6 +164,7 @@ impl Slot {
             combining: AtomicBool::new(false),
             admitting: AtomicBool::new(false),
             held: AtomicUsize::new(0),
+            store: UnsafeCell::new(Store::Empty),
         }
     }
 
@@ -281,6 +295,16 @@ impl<'s> Combiner<'s> {
     /// finish it (rule 3) and not use the reference after that.
     pub(super) fn take(&self, algo: Algo) -> Option<&'s Request<'s>> {
         self.slot.take(Some(algo))
+    }
+
+    /// Runs `f` with the slot's contexts.
+    pub(super) fn with_store<R>(&mut self, f: impl FnOnce(&Self, &mut Store) -> R) -> R {
+        // SAFETY: this combiner holds the slot's flag, so no other thread
+        // reaches the store until it lets go (dropped, after `f`); `&mut
+        // self` keeps two calls from overlapping, so this is the only
+        // reference to the store.
+        let store = unsafe { &mut *self.slot.store.get() };
+        f(self, store)
     }
 
     /// Wakes a request's caller if it sleeps (`chan` from
