@@ -75,13 +75,14 @@
 
 // The most stack, in bytes, that `mbh_pool_hash` uses (the one export
 // above `MBH_KERNEL_STACK_MAX`): the combining caller keeps a job manager
-// and a context per lane on its stack. Measured by
-// `mbhash-ffi/kernel/check.sh`: about 12900 bytes; the check fails above
-// this bound. Call it from threads with 16 KiB of stack to spare (a
-// storage stack's worker threads), not from interrupt context. Unlike the
+// on its stack (its contexts live in the pool). Measured by
+// `mbhash-ffi/kernel/check.sh`, alone and with another thread's jobs
+// joining the lanes: about 8700 bytes; the check fails above this bound.
+// Call it from threads with 10 KiB of stack to spare (a storage stack's
+// worker threads), not from interrupt context. Unlike the
 // rest of the library, `mbh_pool_hash` may sleep and takes the host's
 // locks, through the pool's `mbh_pool_ops`.
-#define MBH_KERNEL_POOL_STACK_MAX 16384
+#define MBH_KERNEL_POOL_STACK_MAX 10240
 
 // Bytes of caller memory a manager needs: `sizeof(mbh_manager)`.
 #define MBH_MANAGER_SIZE 4096
@@ -90,14 +91,18 @@
 #define MBH_MANAGER_ALIGN 8
 
 // Bytes of caller memory a pool needs: `sizeof(mbh_pool)`.
-#define MBH_POOL_SIZE 2048
+#define MBH_POOL_SIZE 32768
 
 // Alignment of a pool's memory: `_Alignof(mbh_pool)`.
 #define MBH_POOL_ALIGN 8
 
-// Combining slots of a pool: the `slot` argument of the `mbh_pool_ops`
-// functions is below this. At most this many callers run kernels at once.
+// Combining slots of a pool: at most this many callers run kernels at
+// once.
 #define MBH_POOL_SLOTS 8
+
+// Wait channels of a pool: the `chan` argument of the `mbh_pool_ops`
+// functions is below this (each waiting caller sleeps on its own).
+#define MBH_POOL_CHANNELS 128
 
 // Bytes of an fs-verity descriptor.
 #define MBH_FSVERITY_DESCRIPTOR_LEN 256
@@ -277,29 +282,36 @@ typedef uint32_t mbh_flags;
 // `mbh_pool_ops` ... `mbh_pool_fini`). The memory stays in place, and is
 // not freed or finished, while any call is inside `mbh_pool_hash`.
 typedef struct mbh_pool {
-    uint64_t _opaque[256];
+    uint64_t _opaque[4096];
 } mbh_pool;
 
 // How a pool's waiting callers sleep and wake: the host's locks and
-// condition variables, one of each per slot (or fewer, shared), as a
-// kernel's mutexes and condition variables (`kmutex_t`, `kcondvar_t`).
+// condition variables, one of each per wait channel (or fewer, shared by
+// several channels: then more callers wake than need to), as a kernel's
+// mutexes and condition variables (`kmutex_t`, `kcondvar_t`).
 //
-// Every function gets `arg` and a slot number below `MBH_POOL_SLOTS`, and
-// may be called from any thread that calls `mbh_pool_hash`.
+// Every function gets `arg` and a channel number below
+// `MBH_POOL_CHANNELS`, and may be called from any thread that calls
+// `mbh_pool_hash`.
 typedef struct mbh_pool_ops {
     // Passed to every function.
     void *arg;
-    // Locks the slot's mutex.
-    void (*lock)(void *arg, uint32_t slot);
+    // Locks the channel's mutex.
+    void (*lock)(void *arg, uint32_t chan);
     // Unlocks it.
-    void (*unlock)(void *arg, uint32_t slot);
-    // Waits on the slot's condition variable: called with the mutex held;
-    // releases it while asleep and holds it again on return. Spurious
-    // returns are fine.
-    void (*wait)(void *arg, uint32_t slot);
-    // Wakes every waiter of the slot's condition variable (broadcast):
+    void (*unlock)(void *arg, uint32_t chan);
+    // Waits on the channel's condition variable: called with the mutex
+    // held; releases it while asleep and holds it again on return.
+    // Spurious returns are fine.
+    void (*wait)(void *arg, uint32_t chan);
+    // Wakes every waiter of the channel's condition variable (broadcast):
     // called with the mutex held.
-    void (*wake)(void *arg, uint32_t slot);
+    void (*wake)(void *arg, uint32_t chan);
+    // CPUs that may run callers of the pool at once (e.g. the kernel's
+    // `boot_ncpus`). While fewer callers run kernels, a new caller hashes
+    // its block at once on its own CPU instead of joining another's lanes.
+    // 0: unknown (up to `MBH_POOL_SLOTS` callers run kernels at once).
+    uint32_t cpus;
 } mbh_pool_ops;
 
 // Called on a worker thread once per accepted job, exactly once: `status`

@@ -9,14 +9,18 @@ use crate::alg::{Alg, AlgRaw, mbh_algorithm};
 use crate::boundary::{boundary, mbh_result, non_null};
 
 /// Bytes of caller memory a pool needs: `sizeof(mbh_pool)`.
-pub const MBH_POOL_SIZE: usize = 2048;
+pub const MBH_POOL_SIZE: usize = 32768;
 /// Alignment of a pool's memory: `_Alignof(mbh_pool)`.
 pub const MBH_POOL_ALIGN: usize = 8;
-/// Combining slots of a pool: the `slot` argument of the `mbh_pool_ops`
-/// functions is below this. At most this many callers run kernels at once.
+/// Combining slots of a pool: at most this many callers run kernels at
+/// once.
 pub const MBH_POOL_SLOTS: u32 = 8;
+/// Wait channels of a pool: the `chan` argument of the `mbh_pool_ops`
+/// functions is below this (each waiting caller sleeps on its own).
+pub const MBH_POOL_CHANNELS: u32 = 128;
 
 const _: () = assert!(MBH_POOL_SLOTS as usize == Pool::<HostOps>::SLOTS);
+const _: () = assert!(MBH_POOL_CHANNELS as usize == Pool::<HostOps>::CHANNELS);
 
 /// A shared hashing pool with no threads of its own.
 ///
@@ -32,31 +36,38 @@ const _: () = assert!(MBH_POOL_SLOTS as usize == Pool::<HostOps>::SLOTS);
 /// not freed or finished, while any call is inside `mbh_pool_hash`.
 #[repr(C)]
 pub struct mbh_pool {
-    _opaque: [u64; 256],
+    _opaque: [u64; 4096],
 }
 
 /// How a pool's waiting callers sleep and wake: the host's locks and
-/// condition variables, one of each per slot (or fewer, shared), as a
-/// kernel's mutexes and condition variables (`kmutex_t`, `kcondvar_t`).
+/// condition variables, one of each per wait channel (or fewer, shared by
+/// several channels: then more callers wake than need to), as a kernel's
+/// mutexes and condition variables (`kmutex_t`, `kcondvar_t`).
 ///
-/// Every function gets `arg` and a slot number below `MBH_POOL_SLOTS`, and
-/// may be called from any thread that calls `mbh_pool_hash`.
+/// Every function gets `arg` and a channel number below
+/// `MBH_POOL_CHANNELS`, and may be called from any thread that calls
+/// `mbh_pool_hash`.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub struct mbh_pool_ops {
     /// Passed to every function.
     pub arg: *mut c_void,
-    /// Locks the slot's mutex.
-    pub lock: Option<unsafe extern "C" fn(arg: *mut c_void, slot: u32)>,
+    /// Locks the channel's mutex.
+    pub lock: Option<unsafe extern "C" fn(arg: *mut c_void, chan: u32)>,
     /// Unlocks it.
-    pub unlock: Option<unsafe extern "C" fn(arg: *mut c_void, slot: u32)>,
-    /// Waits on the slot's condition variable: called with the mutex held;
-    /// releases it while asleep and holds it again on return. Spurious
-    /// returns are fine.
-    pub wait: Option<unsafe extern "C" fn(arg: *mut c_void, slot: u32)>,
-    /// Wakes every waiter of the slot's condition variable (broadcast):
+    pub unlock: Option<unsafe extern "C" fn(arg: *mut c_void, chan: u32)>,
+    /// Waits on the channel's condition variable: called with the mutex
+    /// held; releases it while asleep and holds it again on return.
+    /// Spurious returns are fine.
+    pub wait: Option<unsafe extern "C" fn(arg: *mut c_void, chan: u32)>,
+    /// Wakes every waiter of the channel's condition variable (broadcast):
     /// called with the mutex held.
-    pub wake: Option<unsafe extern "C" fn(arg: *mut c_void, slot: u32)>,
+    pub wake: Option<unsafe extern "C" fn(arg: *mut c_void, chan: u32)>,
+    /// CPUs that may run callers of the pool at once (e.g. the kernel's
+    /// `boot_ncpus`). While fewer callers run kernels, a new caller hashes
+    /// its block at once on its own CPU instead of joining another's lanes.
+    /// 0: unknown (up to `MBH_POOL_SLOTS` callers run kernels at once).
+    pub cpus: u32,
 }
 
 /// A scatter-gather element: the C library's `struct iovec` (`<sys/uio.h>`:
@@ -82,6 +93,7 @@ pub(crate) struct HostOps {
     unlock: unsafe extern "C" fn(*mut c_void, u32),
     wait: unsafe extern "C" fn(*mut c_void, u32),
     wake: unsafe extern "C" fn(*mut c_void, u32),
+    cpus: u32,
 }
 
 // SAFETY: the host's contract (`mbh_pool_ops`): its functions may be called
@@ -91,26 +103,33 @@ unsafe impl Sync for HostOps {}
 unsafe impl Send for HostOps {}
 
 impl PoolOps for HostOps {
-    fn sleep_until(&self, slot: usize, ready: &dyn Fn() -> bool) {
-        let slot = slot as u32;
+    fn sleep_until(&self, chan: usize, ready: &dyn Fn() -> bool) {
+        let chan = chan as u32;
         // SAFETY: the host's functions, called as `mbh_pool_ops` documents:
         // wait and unlock with the mutex held.
         unsafe {
-            (self.lock)(self.arg, slot);
+            (self.lock)(self.arg, chan);
             while !ready() {
-                (self.wait)(self.arg, slot);
+                (self.wait)(self.arg, chan);
             }
-            (self.unlock)(self.arg, slot);
+            (self.unlock)(self.arg, chan);
         }
     }
 
-    fn wake_all(&self, slot: usize) {
-        let slot = slot as u32;
+    fn wake_all(&self, chan: usize) {
+        let chan = chan as u32;
         // SAFETY: as above; wake with the mutex held.
         unsafe {
-            (self.lock)(self.arg, slot);
-            (self.wake)(self.arg, slot);
-            (self.unlock)(self.arg, slot);
+            (self.lock)(self.arg, chan);
+            (self.wake)(self.arg, chan);
+            (self.unlock)(self.arg, chan);
+        }
+    }
+
+    fn cpus(&self) -> usize {
+        match self.cpus {
+            0 => Pool::<HostOps>::SLOTS,
+            n => n as usize,
         }
     }
 }
@@ -118,6 +137,9 @@ impl PoolOps for HostOps {
 /// "mbhp": an initialised pool.
 const POOL_MAGIC: u32 = 0x6d62_6870;
 
+// Both live in the fixed-size `mbh_pool` block (boxing the larger would
+// allocate, which the kernel-style library cannot).
+#[allow(clippy::large_enum_variant)]
 enum AnyPool {
     Host(Pool<HostOps>),
     #[cfg(feature = "std")]
@@ -260,6 +282,7 @@ pub unsafe extern "C" fn mbh_pool_init(mem: *mut mbh_pool, ops: *const mbh_pool_
             unlock,
             wait,
             wake,
+            cpus: ops.cpus,
         };
         // SAFETY: non-NULL, aligned, writable and unused (the contract).
         unsafe { write_pool(mem, AnyPool::Host(Pool::with_ops(host)), false) };

@@ -1,10 +1,50 @@
 //! The combiner's work: the requests it takes, run through a job manager.
 
-use crate::alg::{Algorithm, Family};
+use crate::alg::{self, Algorithm, Family};
 use crate::engine::LaneEngine;
 use crate::manager::{Context, Flags, JobManager, Status};
 
 use super::slot::{Combiner, Request};
+
+/// A slot's contexts, one per lane, for the algorithm its last combiner
+/// ran: kept in the pool (not on the combiner's stack, which is scarce in
+/// a kernel) and reached only by the slot's combiner.
+pub(super) enum Store {
+    /// No combiner ran here yet.
+    Empty,
+    Sha256([Option<Context<alg::Sha256>>; 16]),
+    Sha224([Option<Context<alg::Sha224>>; 16]),
+    Sha512([Option<Context<alg::Sha512>>; 8]),
+    Sha384([Option<Context<alg::Sha384>>; 8]),
+    Sha512_256([Option<Context<alg::Sha512_256>>; 8]),
+    Sha512_224([Option<Context<alg::Sha512_224>>; 8]),
+}
+
+/// An algorithm whose contexts a [`Store`] holds.
+pub(super) trait Stored: Algorithm {
+    /// The store's contexts for this algorithm (the store is switched to
+    /// it first if it held another's).
+    fn contexts(store: &mut Store) -> &mut [Option<Context<Self>>];
+}
+
+macro_rules! stored {
+    ($($v:ident),*) => {$(
+        impl Stored for alg::$v {
+            #[inline(never)]
+            fn contexts(store: &mut Store) -> &mut [Option<Context<Self>>] {
+                if !matches!(store, Store::$v(_)) {
+                    *store = Store::$v([const { None }; _]);
+                }
+                match store {
+                    Store::$v(c) => c,
+                    _ => unreachable!("the store was just switched"),
+                }
+            }
+        }
+    )*};
+}
+
+stored!(Sha256, Sha224, Sha512, Sha384, Sha512_256, Sha512_224);
 
 /// Bytes a job is fed to the manager in: between chunks the combiner takes
 /// new requests into free lanes, so callers that arrive while it hashes
@@ -63,34 +103,43 @@ impl<'r> Job<'r> {
 /// The requests a combiner holds; if it unwinds (a panic while hashing, a
 /// bug), every one of them is finished as failed, so no caller waits
 /// forever.
-struct Held<'r, const N: usize> {
+struct Held<'r, 'c, const N: usize> {
     jobs: [Option<Job<'r>>; N],
+    combiner: &'c Combiner<'r>,
 }
 
-impl<const N: usize> Drop for Held<'_, N> {
+impl<const N: usize> Drop for Held<'_, '_, N> {
     fn drop(&mut self) {
         for job in self.jobs.iter_mut().filter_map(Option::take) {
-            job.req.fail();
+            self.combiner.wake(job.req.fail());
         }
     }
 }
 
 /// Runs `own` (already claimed from the slot) and, while it is not
 /// finished, every waiting request of the same algorithm the lanes can
-/// take (between chunks of [`CHUNK`] bytes), on up to `N` contexts. `wake` is called after requests were
-/// finished. Returns with every request it took finished.
+/// take (between chunks of [`CHUNK`] bytes), on up to `N` contexts; a
+/// finished request's caller is woken if it sleeps. Returns with every
+/// request it took finished.
 #[inline(never)]
-pub(super) fn run<'r, A: Algorithm, const N: usize>(
+pub(super) fn run<'r, A: Stored, const N: usize>(
     combiner: &Combiner<'r>,
+    store: &mut Store,
     own: &'r Request<'r>,
-    wake: &dyn Fn(),
 ) {
     let engine = <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured();
     let lanes = engine.lanes().min(N);
-    let mut contexts: [Context<A>; N] = core::array::from_fn(|i| Context::with_id(i as u64));
-    let mut free = contexts.iter_mut();
-    let mut spare: [Option<&mut Context<A>>; N] = core::array::from_fn(|_| None);
-    let mut held = Held::<N> { jobs: [None; N] };
+    // Set up one at a time, when a lane first needs it.
+    let mut free = A::contexts(store)
+        .iter_mut()
+        .take(N)
+        .enumerate()
+        .map(|(i, c)| c.insert(Context::with_id(i as u64)));
+    let mut spare: [Option<&mut Context<A>>; N] = [const { None }; N];
+    let mut held = Held::<N> {
+        jobs: [None; N],
+        combiner,
+    };
     let mut manager = JobManager::<A>::with_engine(engine);
     let mut next: Option<&'r Request<'r>> = Some(own);
     let mut own_done = false;
@@ -101,6 +150,9 @@ pub(super) fn run<'r, A: Algorithm, const N: usize>(
             None => {
                 if next.is_none() && !own_done && manager.in_flight() < lanes {
                     next = combiner.take(own.algo);
+                    if next.is_some() {
+                        combiner.set_held(manager.in_flight() + 1);
+                    }
                 }
                 if let Some(req) = next.take() {
                     let ctx = spare
@@ -138,8 +190,8 @@ pub(super) fn run<'r, A: Algorithm, const N: usize>(
             }
             // The caller may return once this has run: `req` is not
             // touched again.
-            req.finish(digest.as_ref());
-            wake();
+            combiner.wake(req.finish(digest.as_ref()));
+            combiner.set_held(manager.in_flight());
             *spare
                 .iter_mut()
                 .find(|s| s.is_none())

@@ -1,20 +1,22 @@
 //! The pool's host operations on the standard library.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};
 
-use super::{PoolOps, SLOTS};
+use super::{CHANNELS, PoolOps};
 
-/// [`PoolOps`] on `std`: a mutex and a condition variable per slot.
+/// [`PoolOps`] on `std`: a mutex and a condition variable per wait channel;
+/// the CPUs are the process's available parallelism.
 #[derive(Debug)]
 pub struct StdOps {
-    slots: [(Mutex<()>, Condvar); SLOTS],
+    chans: [(Mutex<()>, Condvar); CHANNELS],
 }
 
 impl StdOps {
-    /// A mutex and a condition variable for every slot.
+    /// A mutex and a condition variable for every wait channel.
     pub const fn new() -> Self {
         StdOps {
-            slots: [const { (Mutex::new(()), Condvar::new()) }; SLOTS],
+            chans: [const { (Mutex::new(()), Condvar::new()) }; CHANNELS],
         }
     }
 }
@@ -26,17 +28,30 @@ impl Default for StdOps {
 }
 
 impl PoolOps for StdOps {
-    fn sleep_until(&self, slot: usize, ready: &dyn Fn() -> bool) {
-        let (lock, cond) = &self.slots[slot % self.slots.len()];
+    fn sleep_until(&self, chan: usize, ready: &dyn Fn() -> bool) {
+        let (lock, cond) = &self.chans[chan % CHANNELS];
         let mut guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
         while !ready() {
             guard = cond.wait(guard).unwrap_or_else(PoisonError::into_inner);
         }
     }
 
-    fn wake_all(&self, slot: usize) {
-        let (lock, cond) = &self.slots[slot % self.slots.len()];
+    fn wake_all(&self, chan: usize) {
+        let (lock, cond) = &self.chans[chan % CHANNELS];
         let _guard = lock.lock().unwrap_or_else(PoisonError::into_inner);
         cond.notify_all();
+    }
+
+    fn cpus(&self) -> usize {
+        // Asked once per process: it reads files on Linux.
+        static CPUS: AtomicUsize = AtomicUsize::new(0);
+        match CPUS.load(Ordering::Relaxed) {
+            0 => {
+                let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+                CPUS.store(n, Ordering::Relaxed);
+                n
+            }
+            n => n,
+        }
     }
 }

@@ -130,3 +130,104 @@ fn concurrent_equal_jobs() {
         }
     });
 }
+
+/// Host operations on `std` with a chosen CPU count, counting sleeps; a
+/// sleep on the thread named `never_sleeps` is recorded as a failure.
+struct CountingOps {
+    inner: super::StdOps,
+    cpus: usize,
+    sleeps: std::sync::atomic::AtomicUsize,
+    never_sleeps: std::sync::Mutex<Option<std::thread::ThreadId>>,
+    bad_sleeps: std::sync::atomic::AtomicUsize,
+}
+
+impl CountingOps {
+    fn new(cpus: usize) -> Self {
+        CountingOps {
+            inner: super::StdOps::new(),
+            cpus,
+            sleeps: 0.into(),
+            never_sleeps: std::sync::Mutex::new(None),
+            bad_sleeps: 0.into(),
+        }
+    }
+}
+
+impl PoolOps for CountingOps {
+    fn sleep_until(&self, chan: usize, ready: &dyn Fn() -> bool) {
+        use std::sync::atomic::Ordering::Relaxed;
+        assert!(chan < Pool::<Self>::CHANNELS);
+        self.sleeps.fetch_add(1, Relaxed);
+        if *self.never_sleeps.lock().unwrap() == Some(std::thread::current().id()) {
+            self.bad_sleeps.fetch_add(1, Relaxed);
+        }
+        self.inner.sleep_until(chan, ready);
+    }
+
+    fn wake_all(&self, chan: usize) {
+        assert!(chan < Pool::<Self>::CHANNELS);
+        self.inner.wake_all(chan);
+    }
+
+    fn cpus(&self) -> usize {
+        self.cpus
+    }
+}
+
+/// One combiner at a time: every other caller joins its lanes or waits to
+/// be handed the slot. Many threads, every digest checked.
+#[test]
+fn many_threads_one_cpu() {
+    let pool = Pool::with_ops(CountingOps::new(1));
+    many_threads(&pool, 12, 300);
+    // Long equal jobs from more threads than slots: callers join lanes,
+    // sleep, and are handed slots.
+    let msg = data(100_000, 9);
+    let want = Algo::Sha512.digest(&msg);
+    std::thread::scope(|s| {
+        for _ in 0..12 {
+            s.spawn(|| {
+                for _ in 0..20 {
+                    assert_eq!(pool.hash(Algo::Sha512, &msg), want);
+                }
+            });
+        }
+    });
+    assert!(pool.ops().sleeps.load(std::sync::atomic::Ordering::Relaxed) > 0);
+}
+
+/// As many combiners as slots (a host that does not know its CPUs).
+#[test]
+fn many_threads_every_slot() {
+    many_threads(
+        &Pool::with_ops(CountingOps::new(Pool::<SpinOps>::SLOTS)),
+        12,
+        300,
+    );
+}
+
+/// A caller that finds a CPU free is not made to wait for another caller's
+/// job: with two CPUs and one other thread hashing long messages, this
+/// thread never sleeps.
+#[test]
+fn lone_caller_not_delayed() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let pool = Pool::with_ops(CountingOps::new(2));
+    *pool.ops().never_sleeps.lock().unwrap() = Some(std::thread::current().id());
+    let stop = AtomicBool::new(false);
+    let long = data(4 << 20, 1);
+    let want_long = Algo::Sha256.digest(&long);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            while !stop.load(Ordering::Relaxed) {
+                assert_eq!(pool.hash(Algo::Sha256, &long), want_long);
+            }
+        });
+        for len in 0..2000 {
+            let msg = data(len, 5);
+            assert_eq!(pool.hash(Algo::Sha256, &msg), Algo::Sha256.digest(&msg));
+        }
+        stop.store(true, Ordering::Relaxed);
+    });
+    assert_eq!(pool.ops().bad_sleeps.load(Ordering::Relaxed), 0);
+}

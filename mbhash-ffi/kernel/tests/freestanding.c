@@ -340,7 +340,7 @@ static void op(void *arg, uint32_t slot) {
 
 static void run_pool(void) {
     int before = failures;
-    mbh_pool_ops ops = {&ops_calls, op, op, op, op};
+    mbh_pool_ops ops = {&ops_calls, op, op, op, op, 0};
     expect_ok(mbh_pool_init(&pool, &ops), "mbh_pool_init");
     for (size_t i = 0; i < NKATS; i++) {
         size_t len;

@@ -10,12 +10,14 @@
  * Every algorithm and every engine this CPU runs: managers and contexts
  * initialised, whole messages and streams submitted until the lanes are
  * full and the kernels run inside mbh_submit, flushes, digests, queries,
+ * the pool alone and with another thread's jobs joining its lanes,
  * and the isa-l_crypto compatible functions (mbh_hash_many is not in the
  * kernel-style library). Prints the deepest use of each function and fails
  * if any exceeds MBH_KERNEL_STACK_MAX.
  */
 #define _GNU_SOURCE /* pthread_attr_setstack */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,7 +173,7 @@ static void nop(void *arg, uint32_t slot) {
 
 static void pooled(mbh_algorithm alg) {
     mbh_result r;
-    mbh_pool_ops ops = {NULL, nop, nop, nop, nop};
+    mbh_pool_ops ops = {NULL, nop, nop, nop, nop, 0};
     MEASURE("mbh_pool_init", r = mbh_pool_init(&pool, &ops));
     expect_ok(r, "mbh_pool_init");
     uint8_t out[MBH_MAX_DIGEST_LEN];
@@ -183,6 +185,48 @@ static void pooled(mbh_algorithm alg) {
     }
     MEASURE("mbh_pool_fini", r = mbh_pool_fini(&pool));
     expect_ok(r, "mbh_pool_fini");
+}
+
+/* The pool with another thread's jobs joining: on one CPU (`cpus` 1), the
+ * helper's calls join this thread's lanes while it combines (and this one
+ * joins the helper's when it does), so the multi-lane kernels run inside
+ * the measured calls. The host operations are trivial: a waiting caller
+ * spins (the library loops until its job is done). */
+static mbh_pool shared_pool;
+static atomic_int helper_stop;
+static mbh_algorithm helper_alg;
+
+static void *helper(void *arg) {
+    (void)arg;
+    uint8_t out[MBH_MAX_DIGEST_LEN];
+    struct iovec iov = {data, 65536};
+    while (!atomic_load(&helper_stop)) {
+        expect_ok(mbh_pool_hash(&shared_pool, helper_alg, (const iovec *)&iov, 1, out, sizeof out),
+                  "mbh_pool_hash (helper)");
+    }
+    return NULL;
+}
+
+static void pooled_shared(mbh_algorithm alg) {
+    mbh_result r;
+    mbh_pool_ops ops = {NULL, nop, nop, nop, nop, 1};
+    expect_ok(mbh_pool_init(&shared_pool, &ops), "mbh_pool_init");
+    helper_alg = alg;
+    atomic_store(&helper_stop, 0);
+    pthread_t t;
+    if (pthread_create(&t, NULL, helper, NULL)) {
+        fprintf(stderr, "cannot run the helper thread\n");
+        exit(1);
+    }
+    uint8_t out[MBH_MAX_DIGEST_LEN];
+    struct iovec iov = {data, 300000};
+    for (int i = 0; i < 20; i++) {
+        MEASURE("mbh_pool_hash", r = mbh_pool_hash(&shared_pool, alg, (const iovec *)&iov, 1, out, sizeof out));
+        expect_ok(r, "mbh_pool_hash (shared)");
+    }
+    atomic_store(&helper_stop, 1);
+    pthread_join(t, NULL);
+    expect_ok(mbh_pool_fini(&shared_pool), "mbh_pool_fini");
 }
 
 /* Queries that take no manager. */
@@ -240,6 +284,7 @@ static void *workload(void *arg) {
     for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
         queries(algs[a]);
         pooled(algs[a]);
+        pooled_shared(algs[a]);
         native(algs[a], NULL);
         size_t count = 0;
         mbh_engine_count(algs[a], &count);

@@ -87,23 +87,23 @@ static void run_pool_threads(const mbh_pool *pool, const char *what) {
 }
 
 /* The host's operations for mbh_pool_init: pthread mutexes and condition
- * variables, one pair per slot. */
+ * variables, one pair per wait channel. */
 struct host {
-    pthread_mutex_t m[MBH_POOL_SLOTS];
-    pthread_cond_t c[MBH_POOL_SLOTS];
+    pthread_mutex_t m[MBH_POOL_CHANNELS];
+    pthread_cond_t c[MBH_POOL_CHANNELS];
     atomic_long waits;
 };
 
-static void host_lock(void *arg, uint32_t slot) { pthread_mutex_lock(&((struct host *)arg)->m[slot]); }
-static void host_unlock(void *arg, uint32_t slot) {
-    pthread_mutex_unlock(&((struct host *)arg)->m[slot]);
+static void host_lock(void *arg, uint32_t chan) { pthread_mutex_lock(&((struct host *)arg)->m[chan]); }
+static void host_unlock(void *arg, uint32_t chan) {
+    pthread_mutex_unlock(&((struct host *)arg)->m[chan]);
 }
-static void host_wait(void *arg, uint32_t slot) {
+static void host_wait(void *arg, uint32_t chan) {
     struct host *h = arg;
     atomic_fetch_add(&h->waits, 1);
-    pthread_cond_wait(&h->c[slot], &h->m[slot]);
+    pthread_cond_wait(&h->c[chan], &h->m[chan]);
 }
-static void host_wake(void *arg, uint32_t slot) { pthread_cond_broadcast(&((struct host *)arg)->c[slot]); }
+static void host_wake(void *arg, uint32_t chan) { pthread_cond_broadcast(&((struct host *)arg)->c[chan]); }
 
 static void test_pool(void) {
     mbh_pool *pool = NULL;
@@ -112,12 +112,13 @@ static void test_pool(void) {
     mbh_pool_free(pool);
 
     static struct host host;
-    for (int i = 0; i < (int)MBH_POOL_SLOTS; i++) {
+    for (int i = 0; i < (int)MBH_POOL_CHANNELS; i++) {
         pthread_mutex_init(&host.m[i], NULL);
         pthread_cond_init(&host.c[i], NULL);
     }
     static mbh_pool mem;
-    mbh_pool_ops ops = {&host, host_lock, host_unlock, host_wait, host_wake};
+    /* One CPU: every other caller joins a combiner or is handed a slot. */
+    mbh_pool_ops ops = {&host, host_lock, host_unlock, host_wait, host_wake, 1};
     REQUIRE_OK(mbh_pool_init(&mem, &ops));
     run_pool_threads(&mem, "pool (mbh_pool_init, host ops)");
     OK(mbh_pool_fini(&mem));
@@ -154,7 +155,7 @@ static void test_pool_misuse(void) {
     mbh_pool_free(NULL);
     mbh_pool_free(&zeroed); /* not a pool: ignored */
 
-    mbh_pool_ops ops = {NULL, host_lock, host_unlock, NULL, host_wake};
+    mbh_pool_ops ops = {NULL, host_lock, host_unlock, NULL, host_wake, 0};
     static mbh_pool mem;
     EXPECT(mbh_pool_init(&mem, &ops), MBH_NULL_ARGUMENT);
     EXPECT(mbh_pool_init(&mem, NULL), MBH_NULL_ARGUMENT);
