@@ -1,22 +1,17 @@
 //! CRC32C (Castagnoli) for C callers.
 
 use mbhash_core::crc32c::{self, Crc32cKernel};
-use std::sync::OnceLock;
 
 use crate::boundary::{boundary, bytes, mbh_result, non_null, write_out};
 use crate::engine::engine_error;
 
-/// The configured kernel, or the error of `MBHASH_CRC32C_ENGINE`
-/// (`MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE`), as every `mbh_*`
-/// function that chooses an engine reports it. Read once, cached: a call
-/// costs one load and a comparison.
-#[inline]
+/// The kernel `crc32c()` runs now (switched by `mbh_set_engine(MBH_CRC32C,
+/// ...)`), or the error of `MBHASH_CRC32C_ENGINE` (`MBH_UNKNOWN_ENGINE` /
+/// `MBH_UNSUPPORTED_ENGINE`) while no engine was set, as every `mbh_*`
+/// function that chooses an engine reports it: one load and a comparison.
+#[inline(always)]
 fn kernel() -> Result<Crc32cKernel, mbh_result> {
-    static KERNEL: OnceLock<Result<Crc32cKernel, mbh_result>> = OnceLock::new();
-    *KERNEL.get_or_init(|| {
-        crc32c::configured_engine().map_err(|e| engine_error(&e))?;
-        Ok(Crc32cKernel::configured())
-    })
+    Crc32cKernel::try_default().map_err(|e| engine_error(&e))
 }
 
 /// The CRC32C of `len` bytes at `data`, written to `*crc_out`.
