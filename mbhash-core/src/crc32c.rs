@@ -555,12 +555,14 @@ fn choose() -> &'static Selected {
         Ok(e) => (e, 0),
         Err(_) => (auto_engine(), ENV_ERROR),
     };
-    let engine = if slot(engine).is_some() {
-        engine
-    } else {
-        auto_engine()
+    // Made ready (its slot filled) before it is published.
+    let engine = match slot(engine) {
+        Some(_) => engine,
+        None => {
+            slot(auto_engine());
+            auto_engine()
+        }
     };
-    slot(engine);
     let code = (engine.index() as u8 + 1) | flag;
     // A default set meanwhile by `set_default` wins.
     let _ = CURRENT.compare_exchange(0, code, Ordering::AcqRel, Ordering::Acquire);
