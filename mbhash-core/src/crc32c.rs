@@ -656,10 +656,23 @@ impl Crc32cKernel {
     /// As [`configured_engine`].
     #[inline]
     pub fn try_default() -> Result<Self, EngineError> {
+        match Self::ready_default() {
+            Some(k) => Ok(k),
+            None => Self::try_default_slow(),
+        }
+    }
+
+    /// [`Crc32cKernel::try_default`]'s usual case alone: the engine
+    /// [`crc32c`] runs now, once the first call chose it and while no
+    /// error is pending; `None` otherwise (then ask `try_default`). One
+    /// load and two comparisons, nothing kept on the stack: for entry
+    /// points that must cost what the kernel costs.
+    #[inline]
+    pub fn ready_default() -> Option<Self> {
         let i = CURRENT.load(Ordering::Acquire);
         match SLOTS[(i & 7) as usize].get() {
-            Some(Some(s)) if i & ENV_ERROR == 0 => Ok(Crc32cKernel(s)),
-            _ => Self::try_default_slow(),
+            Some(Some(s)) if i & ENV_ERROR == 0 => Some(Crc32cKernel(s)),
+            _ => None,
         }
     }
 

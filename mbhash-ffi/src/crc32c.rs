@@ -8,9 +8,19 @@ use crate::engine::engine_error;
 /// The kernel `crc32c()` runs now (switched by `mbh_set_engine(MBH_CRC32C,
 /// ...)`), or the error of `MBHASH_CRC32C_ENGINE` (`MBH_UNKNOWN_ENGINE` /
 /// `MBH_UNSUPPORTED_ENGINE`) while no engine was set, as every `mbh_*`
-/// function that chooses an engine reports it: one load and a comparison.
+/// function that chooses an engine reports it. The usual case is one load
+/// and two comparisons; the first call and the error go out of line.
 #[inline(always)]
 fn kernel() -> Result<Crc32cKernel, mbh_result> {
+    match Crc32cKernel::ready_default() {
+        Some(k) => Ok(k),
+        None => kernel_slow(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn kernel_slow() -> Result<Crc32cKernel, mbh_result> {
     Crc32cKernel::try_default().map_err(|e| engine_error(&e))
 }
 
@@ -31,7 +41,7 @@ fn kernel() -> Result<Crc32cKernel, mbh_result> {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_crc32c(data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
     // SAFETY: forwarded contract.
-    unsafe { mbh_crc32c_append(0, data, len, crc_out) }
+    unsafe { append(0, data, len, crc_out) }
 }
 
 /// Continues a CRC: from the finished CRC32C `crc` of some message `A`,
@@ -52,11 +62,10 @@ pub unsafe extern "C" fn mbh_crc32c_append(
     unsafe { append(crc, data, len, crc_out) }
 }
 
-/// The body of `mbh_crc32c_append`, inlined there (one copy: with two, the
-/// panic boundary's closure is no longer inlined and every call pays for
-/// it). The argument checks come first, in one branch, the error codes
-/// sorted out off the hot path; then the CRC runs inside the panic
-/// boundary.
+/// The body of `mbh_crc32c` and `mbh_crc32c_append`, inlined into each:
+/// the argument checks in one branch and the engine in one load, their
+/// errors sorted out off the hot path; then the kernel, called straight
+/// from the export, inside the panic boundary.
 ///
 /// # Safety
 /// As for [`mbh_crc32c_append`].
@@ -66,11 +75,19 @@ unsafe fn append(crc: u32, data: *const u8, len: usize, crc_out: *mut u32) -> mb
         // SAFETY: forwarded contract.
         return unsafe { refused(data, len, crc_out) };
     }
+    let k = match kernel() {
+        Ok(k) => k,
+        Err(code) => return code,
+    };
+    let data = if len == 0 {
+        &[][..]
+    } else {
+        // SAFETY: non-NULL, `len <= isize::MAX` (checked above) and
+        // readable for `len` bytes (the caller's contract).
+        unsafe { core::slice::from_raw_parts(data, len) }
+    };
     boundary(|| {
-        // SAFETY: the caller's contract, and the checks above (non-NULL
-        // unless empty, at most isize::MAX bytes).
-        let data = unsafe { bytes(data, len) }?;
-        let value = kernel()?.append(crc, data);
+        let value = k.append(crc, data);
         // SAFETY: non-NULL (checked above) and writable (the caller's
         // contract).
         unsafe { write_out(crc_out, value) };
