@@ -46,7 +46,7 @@
 //! `mbh_crc32c*`. Use [`engine`] to see which engine is in use and
 //! [`crc32c_with`] to run a given one.
 
-use mbhash_simd::crc32c::{Kernel, Sse42, Table, Vpclmul, VpclmulFold};
+use mbhash_simd::crc32c::{Entry, Kernel, Sse42, Table, Vpclmul, VpclmulFold};
 use std::fmt;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -269,6 +269,16 @@ impl One {
         }
     }
 
+    /// The kernel's entry for inputs of at most `max_len` bytes.
+    fn entry(self, max_len: usize) -> Entry {
+        match self {
+            One::Table(k) => k.entry(max_len),
+            One::Sse42(k) => k.entry(max_len),
+            One::Vpclmul(k) => k.entry(max_len),
+            One::VpclmulFold(k) => k.entry(max_len),
+        }
+    }
+
     /// `crc * x^(8*len) mod P`.
     #[inline]
     fn shift(self, crc: u32, len: u64) -> u32 {
@@ -291,22 +301,36 @@ fn class(len: usize) -> usize {
     (usize::BITS - len.leading_zeros()) as usize
 }
 
-/// An engine made ready: a kernel for every size class (the same one unless
-/// the engine is `auto`).
+/// The longest input of a size class.
+const fn class_max(b: usize) -> usize {
+    if b >= usize::BITS as usize {
+        usize::MAX
+    } else {
+        (1 << b) - 1
+    }
+}
+
+/// An engine made ready: a kernel entry for every size class (the same
+/// kernel unless the engine is `auto`), so that a call is one indirect call
+/// with no dispatch of its own.
 #[derive(Clone, Copy, Debug)]
 struct Selected {
     engine: Crc32cEngine,
-    by_class: [One; CLASSES],
+    by_class: [Entry; CLASSES],
     /// For `shift` (the SIMD kernels share the PCLMULQDQ one).
     shift: One,
 }
 
 impl Selected {
     fn only(k: One) -> Selected {
+        Selected::new(k.engine(), [k; CLASSES], k)
+    }
+
+    fn new(engine: Crc32cEngine, kernels: [One; CLASSES], shift: One) -> Selected {
         Selected {
-            engine: k.engine(),
-            by_class: [k; CLASSES],
-            shift: k,
+            engine,
+            by_class: core::array::from_fn(|b| kernels[b].entry(class_max(b))),
+            shift,
         }
     }
 
@@ -488,14 +512,7 @@ fn calibrate() -> (Selected, AutoChoices) {
         cost,
         choice: picked.map(One::engine),
     };
-    (
-        Selected {
-            engine: Crc32cEngine::Auto,
-            by_class,
-            shift,
-        },
-        choices,
-    )
+    (Selected::new(Crc32cEngine::Auto, by_class, shift), choices)
 }
 
 /// The engine set by [`set_default`]: `1 + ` its index in

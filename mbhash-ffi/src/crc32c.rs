@@ -8,19 +8,8 @@ use crate::engine::engine_error;
 /// The kernel `crc32c()` runs now (switched by `mbh_set_engine(MBH_CRC32C,
 /// ...)`), or the error of `MBHASH_CRC32C_ENGINE` (`MBH_UNKNOWN_ENGINE` /
 /// `MBH_UNSUPPORTED_ENGINE`) while no engine was set, as every `mbh_*`
-/// function that chooses an engine reports it. The usual case is one load
-/// and two comparisons; the first call and the error go out of line.
-#[inline(always)]
+/// function that chooses an engine reports it.
 fn kernel() -> Result<Crc32cKernel, mbh_result> {
-    match Crc32cKernel::ready_default() {
-        Some(k) => Ok(k),
-        None => kernel_slow(),
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn kernel_slow() -> Result<Crc32cKernel, mbh_result> {
     Crc32cKernel::try_default().map_err(|e| engine_error(&e))
 }
 
@@ -63,21 +52,26 @@ pub unsafe extern "C" fn mbh_crc32c_append(
 }
 
 /// The body of `mbh_crc32c` and `mbh_crc32c_append`, inlined into each:
-/// the argument checks in one branch and the engine in one load, their
-/// errors sorted out off the hot path; then the kernel, called straight
-/// from the export, inside the panic boundary.
+/// the engine in one load and the argument checks in one branch, anything
+/// else (the first call, an engine error, refused arguments) in one cold
+/// call; then the kernel, called straight from the export, inside the
+/// panic boundary. Nothing but the output pointer is kept across the
+/// kernel call.
 ///
 /// # Safety
 /// As for [`mbh_crc32c_append`].
 #[inline(always)]
 unsafe fn append(crc: u32, data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
-    if crc_out.is_null() || (data.is_null() && len != 0) || len > isize::MAX as usize {
+    let k = match Crc32cKernel::ready_default() {
+        Some(k)
+            if !crc_out.is_null()
+                && (!data.is_null() || len == 0)
+                && len <= isize::MAX as usize =>
+        {
+            k
+        }
         // SAFETY: forwarded contract.
-        return unsafe { refused(data, len, crc_out) };
-    }
-    let k = match kernel() {
-        Ok(k) => k,
-        Err(code) => return code,
+        _ => return unsafe { append_slow(crc, data, len, crc_out) },
     };
     let data = if len == 0 {
         &[][..]
@@ -95,17 +89,23 @@ unsafe fn append(crc: u32, data: *const u8, len: usize, crc_out: *mut u32) -> mb
     })
 }
 
-/// The error code for arguments that [`append`] refused.
+/// [`append`] off the hot path: the arguments checked first, then the
+/// engine (the first call chooses it), then the CRC.
 ///
 /// # Safety
 /// As for [`mbh_crc32c_append`].
 #[cold]
 #[inline(never)]
-unsafe fn refused(data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
+unsafe fn append_slow(crc: u32, data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
     boundary(|| {
         non_null(crc_out)?;
-        // SAFETY: the caller's contract; this only checks the arguments.
-        unsafe { bytes(data, len) }?;
+        // SAFETY: the caller's contract, checked (non-NULL unless empty, at
+        // most isize::MAX bytes).
+        let data = unsafe { bytes(data, len) }?;
+        let value = kernel()?.append(crc, data);
+        // SAFETY: non-NULL (checked above) and writable (the caller's
+        // contract).
+        unsafe { write_out(crc_out, value) };
         Ok(())
     })
 }

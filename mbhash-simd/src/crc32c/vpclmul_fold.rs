@@ -109,6 +109,20 @@ impl Kernel for VpclmulFold {
             match self {}
         }
     }
+
+    #[inline]
+    fn entry(self, max_len: usize) -> super::Entry {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let _ = max_len;
+            super::Entry(x86::update)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = max_len;
+            match self {}
+        }
+    }
 }
 
 /// `LANES[t]`: for a vector `t` vectors before the last one, lane `l`'s
