@@ -109,13 +109,19 @@ fn asks_version(args: &[std::ffi::OsString]) -> bool {
         .any(|(_, a)| a == "--version" || a == "-V")
 }
 
-/// `mbhash engines`: every engine per family, whether this CPU runs it, the
-/// configured one, and what `auto` does with 1..=lanes busy lanes. An engine
+/// `mbhash engines`: the default engine of every family, then every engine
+/// per family, whether this CPU runs it, the one in use, and what `auto` does with 1..=lanes busy lanes. An engine
 /// variable that names an engine that cannot run is shown (the library then
 /// runs `auto`) and makes the command fail.
 fn engines() -> Result<(), String> {
-    use mbhash_core::engine::{Sha256Kernels, Sha512Kernels};
+    use mbhash_core::engine::{self, EngineFamily, Sha256Kernels, Sha512Kernels};
     let mut errors = Vec::new();
+    print!("default engines:");
+    for (i, f) in EngineFamily::ALL.into_iter().enumerate() {
+        let sep = if i == 0 { "" } else { "," };
+        print!("{sep} {f} {}", engine::default_name(f));
+    }
+    println!("\n");
     errors.extend(family::<Sha256Kernels>("sha256, sha224"));
     println!();
     errors.extend(family::<Sha512Kernels>(

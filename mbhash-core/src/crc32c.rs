@@ -46,9 +46,10 @@
 //! `mbh_crc32c*`. Use [`engine`] to see which engine is in use and
 //! [`crc32c_with`] to run a given one.
 
-use mbhash_simd::crc32c::{Kernel, Sse42, Table, Vpclmul, VpclmulFold};
+use mbhash_simd::crc32c::{Entry, Kernel, Sse42, Table, Vpclmul, VpclmulFold};
 use std::fmt;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU8, Ordering};
 
 pub use crate::engine::{EngineError, EngineErrorKind};
 use crate::engine::{EngineNames, from_env};
@@ -98,6 +99,17 @@ impl Crc32cEngine {
             Crc32cEngine::Sse42 => "sse42",
             Crc32cEngine::Vpclmul => "vpclmul",
             Crc32cEngine::VpclmulFold => "vpclmul-fold",
+        }
+    }
+
+    /// The position of the engine in [`Crc32cEngine::ALL`].
+    pub const fn index(self) -> usize {
+        match self {
+            Crc32cEngine::Auto => 0,
+            Crc32cEngine::Table => 1,
+            Crc32cEngine::Sse42 => 2,
+            Crc32cEngine::Vpclmul => 3,
+            Crc32cEngine::VpclmulFold => 4,
         }
     }
 
@@ -154,17 +166,66 @@ pub fn select_engine(name: &str) -> Result<Crc32cEngine, EngineError> {
 /// The engine that `MBHASH_CRC32C_ENGINE` asks for (`auto` when unset or
 /// empty), or the error that makes [`crc32c`] and friends ignore it. Read
 /// once per process.
+///
+/// After [`set_default`] it is the engine set there, and the variable no
+/// longer counts.
 pub fn configured_engine() -> Result<Crc32cEngine, EngineError> {
+    if let Some(&e) =
+        Crc32cEngine::ALL.get((DEFAULT.load(Ordering::Acquire) as usize).wrapping_sub(1))
+    {
+        return Ok(e);
+    }
+    env_engine()
+}
+
+/// The engine `MBHASH_CRC32C_ENGINE` names, read once per process.
+fn env_engine() -> Result<Crc32cEngine, EngineError> {
     static CONFIGURED: OnceLock<Result<Crc32cEngine, EngineError>> = OnceLock::new();
     CONFIGURED
         .get_or_init(|| from_env::<Crc32cKernel, _>(select_engine, auto_engine))
         .clone()
 }
 
-/// The engine that [`crc32c`] and friends use: [`configured_engine`] if it
-/// is valid, else [`auto_engine`]. Decided once, at first use.
+/// The engine that [`crc32c`] and friends use now: the one [`set_default`]
+/// set last, else [`configured_engine`] if it is valid, else
+/// [`auto_engine`].
 pub fn engine() -> Crc32cEngine {
     selected().engine()
+}
+
+/// Makes `name` the default CRC32C engine from now on, for the whole
+/// process, as OpenZFS's writable `zfs_*_impl` parameters: the next call of
+/// [`crc32c`], [`crc32c_append`], [`crc32c_combine`], [`Crc32c::update`]
+/// and the C library's `mbh_crc32c*` runs on it (a call under way finishes
+/// on the engine it started with; a [`Crc32cKernel`] made earlier keeps its
+/// own). It overrides `MBHASH_CRC32C_ENGINE`. Safe while other threads
+/// compute CRCs: every engine gives the same values.
+///
+/// ```
+/// use mbhash_core::crc32c::{self, Crc32cEngine};
+/// crc32c::set_default("table").unwrap();
+/// assert_eq!(crc32c::engine(), Crc32cEngine::Table);
+/// assert_eq!(crc32c::crc32c(b"123456789"), 0xE306_9283);
+/// assert!(crc32c::set_default("avx9000").is_err());
+/// assert_eq!(crc32c::engine(), Crc32cEngine::Table);
+/// crc32c::set_default("auto").unwrap();
+/// ```
+///
+/// # Errors
+/// An unknown name, or an engine this CPU does not run; nothing changes.
+pub fn set_default(name: &str) -> Result<(), EngineError> {
+    let engine = select_engine(name)?;
+    let i = engine.index();
+    // Made ready before it is published: a reader finds its slot filled.
+    if slot(engine).is_none() {
+        return Err(EngineError::new::<Crc32cKernel>(
+            engine.name(),
+            EngineErrorKind::Unsupported,
+        ));
+    }
+    DEFAULT.store(i as u8 + 1, Ordering::Release);
+    CURRENT.store(i as u8 + 1, Ordering::Release);
+    Ok(())
 }
 
 /// One kernel token, ready to run.
@@ -208,6 +269,16 @@ impl One {
         }
     }
 
+    /// The kernel's entry for inputs of at most `max_len` bytes.
+    fn entry(self, max_len: usize) -> Entry {
+        match self {
+            One::Table(k) => k.entry(max_len),
+            One::Sse42(k) => k.entry(max_len),
+            One::Vpclmul(k) => k.entry(max_len),
+            One::VpclmulFold(k) => k.entry(max_len),
+        }
+    }
+
     /// `crc * x^(8*len) mod P`.
     #[inline]
     fn shift(self, crc: u32, len: u64) -> u32 {
@@ -230,22 +301,36 @@ fn class(len: usize) -> usize {
     (usize::BITS - len.leading_zeros()) as usize
 }
 
-/// An engine made ready: a kernel for every size class (the same one unless
-/// the engine is `auto`).
+/// The longest input of a size class.
+const fn class_max(b: usize) -> usize {
+    if b >= usize::BITS as usize {
+        usize::MAX
+    } else {
+        (1 << b) - 1
+    }
+}
+
+/// An engine made ready: a kernel entry for every size class (the same
+/// kernel unless the engine is `auto`), so that a call is one indirect call
+/// with no dispatch of its own.
 #[derive(Clone, Copy, Debug)]
 struct Selected {
     engine: Crc32cEngine,
-    by_class: [One; CLASSES],
+    by_class: [Entry; CLASSES],
     /// For `shift` (the SIMD kernels share the PCLMULQDQ one).
     shift: One,
 }
 
 impl Selected {
     fn only(k: One) -> Selected {
+        Selected::new(k.engine(), [k; CLASSES], k)
+    }
+
+    fn new(engine: Crc32cEngine, kernels: [One; CLASSES], shift: One) -> Selected {
         Selected {
-            engine: k.engine(),
-            by_class: [k; CLASSES],
-            shift: k,
+            engine,
+            by_class: core::array::from_fn(|b| kernels[b].entry(class_max(b))),
+            shift,
         }
     }
 
@@ -427,48 +512,86 @@ fn calibrate() -> (Selected, AutoChoices) {
         cost,
         choice: picked.map(One::engine),
     };
-    (
-        Selected {
-            engine: Crc32cEngine::Auto,
-            by_class,
-            shift,
-        },
-        choices,
-    )
+    (Selected::new(Crc32cEngine::Auto, by_class, shift), choices)
 }
 
-/// The cached kernels of [`engine`].
-static SELECTED: OnceLock<Selected> = OnceLock::new();
+/// The engine set by [`set_default`]: `1 + ` its index in
+/// [`Crc32cEngine::ALL`]; 0 while none was set.
+static DEFAULT: AtomicU8 = AtomicU8::new(0);
 
-/// The cached kernels of [`engine`], chosen at first use.
+/// The engine [`crc32c`] and friends run now: `1 + ` its index in
+/// [`Crc32cEngine::ALL`] (its [`slot`] is filled before it is stored
+/// here); 0 before the first call. [`ENV_ERROR`] is added while the engine
+/// is `auto` because `MBHASH_CRC32C_ENGINE` is invalid and no default was
+/// set, which the checked entry points ([`Crc32cKernel::try_default`], the
+/// C library) report.
+static CURRENT: AtomicU8 = AtomicU8::new(0);
+
+/// The flag of [`CURRENT`] for an invalid `MBHASH_CRC32C_ENGINE`.
+const ENV_ERROR: u8 = 0x80;
+
+/// Made-ready engines, `1 + ` index in [`Crc32cEngine::ALL`] (slot 0 and
+/// those past the engines stay empty; eight, so that any index masked by 7
+/// is in range).
+static SLOTS: [OnceLock<Option<Selected>>; 8] = [const { OnceLock::new() }; 8];
+
+/// The made-ready engine, for the life of the process (`None` if this CPU
+/// does not run it).
+fn slot(engine: Crc32cEngine) -> Option<&'static Selected> {
+    SLOTS[engine.index() + 1]
+        .get_or_init(|| engine.kernel())
+        .as_ref()
+}
+
+/// What [`CURRENT`] names, once it names something: one load, a mask and
+/// the slot's own check.
+#[inline]
+fn current() -> Option<&'static Selected> {
+    let i = CURRENT.load(Ordering::Acquire);
+    SLOTS[(i & 7) as usize].get().and_then(Option::as_ref)
+}
+
+/// The kernels [`crc32c`] and friends run now, chosen at first use.
 #[inline]
 fn selected() -> &'static Selected {
-    SELECTED.get_or_init(choose)
+    match current() {
+        Some(s) => s,
+        None => choose(),
+    }
 }
 
-fn choose() -> Selected {
+/// The first use: the run-time default if one was set meanwhile, else the
+/// variable's engine, else `auto`.
+#[cold]
+#[inline(never)]
+fn choose() -> &'static Selected {
     // `crc32c()` cannot fail, and a storage path must not crash on a
     // misspelt variable: a bad name means `auto` here, and the error is
     // `configured_engine`'s to report.
-    let engine = configured_engine().unwrap_or_else(|_| auto_engine());
-    engine.kernel().unwrap_or_else(|| *auto())
+    let (engine, flag) = match env_engine() {
+        Ok(e) => (e, 0),
+        Err(_) => (auto_engine(), ENV_ERROR),
+    };
+    // Made ready (its slot filled) before it is published.
+    let engine = match slot(engine) {
+        Some(_) => engine,
+        None => {
+            slot(auto_engine());
+            auto_engine()
+        }
+    };
+    let code = (engine.index() as u8 + 1) | flag;
+    // A default set meanwhile by `set_default` wins.
+    let _ = CURRENT.compare_exchange(0, code, Ordering::AcqRel, Ordering::Acquire);
+    current().unwrap_or_else(auto)
 }
 
-/// Advances the raw register with the cached kernels. The first call
+/// Advances the raw register with the current kernels. The first call
 /// takes a separate, out-of-line path, so that the usual one keeps
 /// nothing live across calls but the kernel's own (short inputs cost a
 /// few instructions around the kernel, also behind the C ABI).
 #[inline]
 fn update(crc: u32, data: &[u8]) -> u32 {
-    match SELECTED.get() {
-        Some(s) => s.update(crc, data),
-        None => first_update(crc, data),
-    }
-}
-
-#[cold]
-#[inline(never)]
-fn first_update(crc: u32, data: &[u8]) -> u32 {
     selected().update(crc, data)
 }
 
@@ -508,15 +631,7 @@ pub struct Crc32cKernel(&'static Selected);
 impl Crc32cKernel {
     /// The kernel of `engine`; an error if this CPU does not support it.
     pub fn new(engine: Crc32cEngine) -> Result<Self, EngineError> {
-        // One made-ready engine per name, for the life of the process.
-        static READY: [OnceLock<Option<Selected>>; Crc32cEngine::ALL.len()] =
-            [const { OnceLock::new() }; Crc32cEngine::ALL.len()];
-        let i = Crc32cEngine::ALL.iter().position(|&e| e == engine);
-        let ready = match engine {
-            Crc32cEngine::Auto => Some(auto()),
-            _ => i.and_then(|i| READY[i].get_or_init(|| engine.kernel()).as_ref()),
-        };
-        ready.map(Crc32cKernel).ok_or_else(|| {
+        slot(engine).map(Crc32cKernel).ok_or_else(|| {
             EngineError::new::<Crc32cKernel>(engine.name(), EngineErrorKind::Unsupported)
         })
     }
@@ -543,10 +658,46 @@ impl Crc32cKernel {
         configured_engine().and_then(Self::new)
     }
 
-    /// The engine [`crc32c`] and friends run: the configured one, or `auto`
-    /// if the variable is invalid. Never panics, never prints.
+    /// The engine [`crc32c`] and friends run now (see [`engine`]). Never
+    /// panics, never prints.
     pub fn configured() -> Self {
         Crc32cKernel(selected())
+    }
+
+    /// The engine [`crc32c`] and friends run now, or the error of
+    /// `MBHASH_CRC32C_ENGINE` while it names an engine that cannot run and
+    /// no default was set by [`set_default`]: what the C library's
+    /// `mbh_crc32c*` run. After the first call, one load and a comparison.
+    ///
+    /// # Errors
+    /// As [`configured_engine`].
+    #[inline]
+    pub fn try_default() -> Result<Self, EngineError> {
+        match Self::ready_default() {
+            Some(k) => Ok(k),
+            None => Self::try_default_slow(),
+        }
+    }
+
+    /// [`Crc32cKernel::try_default`]'s usual case alone: the engine
+    /// [`crc32c`] runs now, once the first call chose it and while no
+    /// error is pending; `None` otherwise (then ask `try_default`). One
+    /// load and two comparisons, nothing kept on the stack: for entry
+    /// points that must cost what the kernel costs.
+    #[inline]
+    pub fn ready_default() -> Option<Self> {
+        let i = CURRENT.load(Ordering::Acquire);
+        match SLOTS[(i & 7) as usize].get() {
+            Some(Some(s)) if i & ENV_ERROR == 0 => Some(Crc32cKernel(s)),
+            _ => None,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn try_default_slow() -> Result<Self, EngineError> {
+        let k = Crc32cKernel(selected());
+        configured_engine().map(|_| k)
     }
 
     /// The engine's name.

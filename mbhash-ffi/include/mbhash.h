@@ -416,6 +416,14 @@ typedef struct mbh_dmverity_result {
 // A whole message in one chunk: `MBH_FIRST | MBH_LAST`.
 #define MBH_ENTIRE 3
 
+// CRC32C, for the engine functions: `mbh_engine_count`, `mbh_engine_name`,
+// `mbh_engine_supported`, `mbh_set_engine` and `mbh_get_engine` take it
+// beside the `MBH_SHA*` numbers, for the engines of `mbh_crc32c*`. It is
+// no hash algorithm: every other function refuses it
+// (`MBH_INVALID_ALGORITHM`), as does the kernel-style library, which has
+// no CRC32C.
+#define MBH_CRC32C 7
+
 // Hash every accepted job, then stop.
 #define MBH_SHUTDOWN_FINISH 0
 
@@ -545,8 +553,8 @@ mbh_result mbh_ctx_digest(const struct mbh_ctx *ctx,
 // Writes the number of engines of `alg`'s family to `*count_out`.
 //
 // Engines belong to a family: SHA-256 and SHA-224 share one list, the
-// SHA-512 variants another. Names are listed whether or not this CPU runs
-// them (see `mbh_engine_supported`).
+// SHA-512 variants another, `MBH_CRC32C` has its own. Names are listed
+// whether or not this CPU runs them (see `mbh_engine_supported`).
 //
 // # Safety
 // `count_out` is NULL or writable.
@@ -570,11 +578,13 @@ mbh_result mbh_engine_name(mbh_algorithm alg, size_t index, const char **name_ou
 mbh_result mbh_engine_supported(mbh_algorithm alg, const char *name, bool *supported_out);
 
 // Makes `name` the default engine of `alg`'s family for the whole process
-// from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's),
-// as OpenZFS's writable `zfs_sha256_impl` parameter: the next kernel call
-// of every pool and service, and every new manager, runs on it; work under
-// way finishes on the engine it started with. Safe while other threads
-// hash. It overrides `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`.
+// from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's;
+// `MBH_CRC32C` names the engine of `mbh_crc32c*`), as OpenZFS's writable
+// `zfs_sha256_impl` parameter: the next kernel call of every pool and
+// service, every new manager and the next `mbh_crc32c*` call run on it;
+// work under way finishes on the engine it started with. Safe while other
+// threads hash. It overrides `MBHASH_SHA256_ENGINE` /
+// `MBHASH_SHA512_ENGINE` / `MBHASH_CRC32C_ENGINE`.
 //
 // Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
 // `MBH_UNKNOWN_ENGINE`, `MBH_UNSUPPORTED_ENGINE`; the default is then

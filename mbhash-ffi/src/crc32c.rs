@@ -1,22 +1,16 @@
 //! CRC32C (Castagnoli) for C callers.
 
 use mbhash_core::crc32c::{self, Crc32cKernel};
-use std::sync::OnceLock;
 
 use crate::boundary::{boundary, bytes, mbh_result, non_null, write_out};
 use crate::engine::engine_error;
 
-/// The configured kernel, or the error of `MBHASH_CRC32C_ENGINE`
-/// (`MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE`), as every `mbh_*`
-/// function that chooses an engine reports it. Read once, cached: a call
-/// costs one load and a comparison.
-#[inline]
+/// The kernel `crc32c()` runs now (switched by `mbh_set_engine(MBH_CRC32C,
+/// ...)`), or the error of `MBHASH_CRC32C_ENGINE` (`MBH_UNKNOWN_ENGINE` /
+/// `MBH_UNSUPPORTED_ENGINE`) while no engine was set, as every `mbh_*`
+/// function that chooses an engine reports it.
 fn kernel() -> Result<Crc32cKernel, mbh_result> {
-    static KERNEL: OnceLock<Result<Crc32cKernel, mbh_result>> = OnceLock::new();
-    *KERNEL.get_or_init(|| {
-        crc32c::configured_engine().map_err(|e| engine_error(&e))?;
-        Ok(Crc32cKernel::configured())
-    })
+    Crc32cKernel::try_default().map_err(|e| engine_error(&e))
 }
 
 /// The CRC32C of `len` bytes at `data`, written to `*crc_out`.
@@ -36,7 +30,7 @@ fn kernel() -> Result<Crc32cKernel, mbh_result> {
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_crc32c(data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
     // SAFETY: forwarded contract.
-    unsafe { mbh_crc32c_append(0, data, len, crc_out) }
+    unsafe { append(0, data, len, crc_out) }
 }
 
 /// Continues a CRC: from the finished CRC32C `crc` of some message `A`,
@@ -57,25 +51,37 @@ pub unsafe extern "C" fn mbh_crc32c_append(
     unsafe { append(crc, data, len, crc_out) }
 }
 
-/// The body of `mbh_crc32c_append`, inlined there (one copy: with two, the
-/// panic boundary's closure is no longer inlined and every call pays for
-/// it). The argument checks come first, in one branch, the error codes
-/// sorted out off the hot path; then the CRC runs inside the panic
-/// boundary.
+/// The body of `mbh_crc32c` and `mbh_crc32c_append`, inlined into each:
+/// the engine in one load and the argument checks in one branch, anything
+/// else (the first call, an engine error, refused arguments) in one cold
+/// call; then the kernel, called straight from the export, inside the
+/// panic boundary. Nothing but the output pointer is kept across the
+/// kernel call.
 ///
 /// # Safety
 /// As for [`mbh_crc32c_append`].
 #[inline(always)]
 unsafe fn append(crc: u32, data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
-    if crc_out.is_null() || (data.is_null() && len != 0) || len > isize::MAX as usize {
+    let k = match Crc32cKernel::ready_default() {
+        Some(k)
+            if !crc_out.is_null()
+                && (!data.is_null() || len == 0)
+                && len <= isize::MAX as usize =>
+        {
+            k
+        }
         // SAFETY: forwarded contract.
-        return unsafe { refused(data, len, crc_out) };
-    }
+        _ => return unsafe { append_slow(crc, data, len, crc_out) },
+    };
+    let data = if len == 0 {
+        &[][..]
+    } else {
+        // SAFETY: non-NULL, `len <= isize::MAX` (checked above) and
+        // readable for `len` bytes (the caller's contract).
+        unsafe { core::slice::from_raw_parts(data, len) }
+    };
     boundary(|| {
-        // SAFETY: the caller's contract, and the checks above (non-NULL
-        // unless empty, at most isize::MAX bytes).
-        let data = unsafe { bytes(data, len) }?;
-        let value = kernel()?.append(crc, data);
+        let value = k.append(crc, data);
         // SAFETY: non-NULL (checked above) and writable (the caller's
         // contract).
         unsafe { write_out(crc_out, value) };
@@ -83,17 +89,23 @@ unsafe fn append(crc: u32, data: *const u8, len: usize, crc_out: *mut u32) -> mb
     })
 }
 
-/// The error code for arguments that [`append`] refused.
+/// [`append`] off the hot path: the arguments checked first, then the
+/// engine (the first call chooses it), then the CRC.
 ///
 /// # Safety
 /// As for [`mbh_crc32c_append`].
 #[cold]
 #[inline(never)]
-unsafe fn refused(data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
+unsafe fn append_slow(crc: u32, data: *const u8, len: usize, crc_out: *mut u32) -> mbh_result {
     boundary(|| {
         non_null(crc_out)?;
-        // SAFETY: the caller's contract; this only checks the arguments.
-        unsafe { bytes(data, len) }?;
+        // SAFETY: the caller's contract, checked (non-NULL unless empty, at
+        // most isize::MAX bytes).
+        let data = unsafe { bytes(data, len) }?;
+        let value = kernel()?.append(crc, data);
+        // SAFETY: non-NULL (checked above) and writable (the caller's
+        // contract).
+        unsafe { write_out(crc_out, value) };
         Ok(())
     })
 }

@@ -4,8 +4,66 @@ use core::ffi::c_char;
 
 use mbhash_core::engine::{EngineError, EngineErrorKind};
 
-use crate::alg::{Alg, AlgRaw, FfiAlg, mbh_algorithm, with_algo};
+use core::ffi::CStr;
+
+use mbhash_core::alg as a;
+use mbhash_core::engine::EngineFamily;
+
+use crate::alg::{Alg, AlgRaw, FfiAlg, mbh_algorithm};
 use crate::boundary::{boundary, mbh_result, name_str, non_null, write_out};
+
+/// CRC32C, for the engine functions: `mbh_engine_count`, `mbh_engine_name`,
+/// `mbh_engine_supported`, `mbh_set_engine` and `mbh_get_engine` take it
+/// beside the `MBH_SHA*` numbers, for the engines of `mbh_crc32c*`. It is
+/// no hash algorithm: every other function refuses it
+/// (`MBH_INVALID_ALGORITHM`), as does the kernel-style library, which has
+/// no CRC32C.
+pub const MBH_CRC32C: mbh_algorithm = 7;
+
+/// The engine family an algorithm number names (`MBH_CRC32C` included).
+fn family(alg: mbh_algorithm) -> Result<EngineFamily, mbh_result> {
+    #[cfg(feature = "std")]
+    if alg == MBH_CRC32C {
+        return Ok(EngineFamily::Crc32c);
+    }
+    Alg::from_raw(alg).map(EngineFamily::of)
+}
+
+/// The engine names of a family, as C strings, `auto` first.
+fn names(family: EngineFamily) -> &'static [&'static CStr] {
+    match family {
+        EngineFamily::Sha256 => a::Sha256::engine_names(),
+        EngineFamily::Sha512 => a::Sha512::engine_names(),
+        #[cfg(feature = "std")]
+        EngineFamily::Crc32c => &CRC32C_NAMES,
+    }
+}
+
+/// The CRC32C engines' names (checked against `Crc32cEngine::ALL` by a
+/// test).
+#[cfg(feature = "std")]
+static CRC32C_NAMES: [&CStr; 5] = [c"auto", c"table", c"sse42", c"vpclmul", c"vpclmul-fold"];
+
+/// True if this CPU runs the family's engine with this (known) name.
+fn supported(family: EngineFamily, name: &str) -> bool {
+    match family {
+        EngineFamily::Sha256 => a::Sha256::engine_is_supported(name),
+        EngineFamily::Sha512 => a::Sha512::engine_is_supported(name),
+        #[cfg(feature = "std")]
+        EngineFamily::Crc32c => {
+            mbhash_core::crc32c::Crc32cEngine::from_name(name).is_some_and(|e| e.is_supported())
+        }
+    }
+}
+
+/// The static C string of a family's engine name.
+fn name_cstr(family: EngineFamily, name: &str) -> &'static CStr {
+    names(family)
+        .iter()
+        .find(|n| n.to_bytes() == name.as_bytes())
+        .copied()
+        .unwrap_or(c"auto")
+}
 
 /// The result code of a refused engine name.
 pub(crate) fn engine_error(e: &EngineError) -> mbh_result {
@@ -18,8 +76,8 @@ pub(crate) fn engine_error(e: &EngineError) -> mbh_result {
 /// Writes the number of engines of `alg`'s family to `*count_out`.
 ///
 /// Engines belong to a family: SHA-256 and SHA-224 share one list, the
-/// SHA-512 variants another. Names are listed whether or not this CPU runs
-/// them (see `mbh_engine_supported`).
+/// SHA-512 variants another, `MBH_CRC32C` has its own. Names are listed
+/// whether or not this CPU runs them (see `mbh_engine_supported`).
 ///
 /// # Safety
 /// `count_out` is NULL or writable.
@@ -27,7 +85,7 @@ pub(crate) fn engine_error(e: &EngineError) -> mbh_result {
 pub unsafe extern "C" fn mbh_engine_count(alg: mbh_algorithm, count_out: *mut usize) -> mbh_result {
     boundary(|| {
         non_null(count_out)?;
-        let n = with_algo!(Alg::from_raw(alg)?, A => A::engine_names().len());
+        let n = names(family(alg)?).len();
         // SAFETY: writable (the caller's contract).
         unsafe { write_out(count_out, n) };
         Ok(())
@@ -48,8 +106,9 @@ pub unsafe extern "C" fn mbh_engine_name(
 ) -> mbh_result {
     boundary(|| {
         non_null(name_out)?;
-        let names = with_algo!(Alg::from_raw(alg)?, A => A::engine_names());
-        let name = names.get(index).ok_or(mbh_result::MBH_OUT_OF_RANGE)?;
+        let name = names(family(alg)?)
+            .get(index)
+            .ok_or(mbh_result::MBH_OUT_OF_RANGE)?;
         // SAFETY: writable (the caller's contract).
         unsafe { write_out(name_out, name.as_ptr()) };
         Ok(())
@@ -72,18 +131,16 @@ pub unsafe extern "C" fn mbh_engine_supported(
     boundary(|| {
         non_null(name)?;
         non_null(supported_out)?;
-        let alg = Alg::from_raw(alg)?;
+        let family = family(alg)?;
         // SAFETY: non-NULL and NUL-terminated (the caller's contract).
         let name = unsafe { name_str(name) }.ok_or(mbh_result::MBH_UNKNOWN_ENGINE)?;
-        let supported = with_algo!(alg, A => {
-            if !A::engine_names()
-                .iter()
-                .any(|n| n.to_bytes() == name.as_bytes())
-            {
-                return Err(mbh_result::MBH_UNKNOWN_ENGINE);
-            }
-            A::engine_is_supported(name)
-        });
+        if !names(family)
+            .iter()
+            .any(|n| n.to_bytes() == name.as_bytes())
+        {
+            return Err(mbh_result::MBH_UNKNOWN_ENGINE);
+        }
+        let supported = supported(family, name);
         // SAFETY: writable (the caller's contract).
         unsafe { write_out(supported_out, supported) };
         Ok(())
@@ -91,11 +148,13 @@ pub unsafe extern "C" fn mbh_engine_supported(
 }
 
 /// Makes `name` the default engine of `alg`'s family for the whole process
-/// from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's),
-/// as OpenZFS's writable `zfs_sha256_impl` parameter: the next kernel call
-/// of every pool and service, and every new manager, runs on it; work under
-/// way finishes on the engine it started with. Safe while other threads
-/// hash. It overrides `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`.
+/// from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's;
+/// `MBH_CRC32C` names the engine of `mbh_crc32c*`), as OpenZFS's writable
+/// `zfs_sha256_impl` parameter: the next kernel call of every pool and
+/// service, every new manager and the next `mbh_crc32c*` call run on it;
+/// work under way finishes on the engine it started with. Safe while other
+/// threads hash. It overrides `MBHASH_SHA256_ENGINE` /
+/// `MBHASH_SHA512_ENGINE` / `MBHASH_CRC32C_ENGINE`.
 ///
 /// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
 /// `MBH_UNKNOWN_ENGINE`, `MBH_UNSUPPORTED_ENGINE`; the default is then
@@ -106,13 +165,13 @@ pub unsafe extern "C" fn mbh_engine_supported(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_set_engine(alg: mbh_algorithm, name: *const c_char) -> mbh_result {
     boundary(|| {
-        let algo = Alg::from_raw(alg)?;
+        let family = family(alg)?;
         non_null(name)?;
         // SAFETY: non-NULL and NUL-terminated (the caller's contract).
         let Some(name) = (unsafe { name_str(name) }) else {
             return Err(mbh_result::MBH_UNKNOWN_ENGINE);
         };
-        mbhash_core::engine::set_default(algo, name).map_err(|e| engine_error(&e))
+        mbhash_core::engine::set_default(family, name).map_err(|e| engine_error(&e))
     })
 }
 
@@ -128,12 +187,27 @@ pub unsafe extern "C" fn mbh_get_engine(
 ) -> mbh_result {
     boundary(|| {
         non_null(name_out)?;
-        let algo = Alg::from_raw(alg)?;
-        let name = with_algo!(algo, A => crate::alg::engine_cstr::<A>(
-            mbhash_core::engine::default_name(algo)
-        ));
+        let family = family(alg)?;
+        let name = name_cstr(family, mbhash_core::engine::default_name(family));
         // SAFETY: writable (the caller's contract).
         unsafe { write_out(name_out, name.as_ptr()) };
         Ok(())
     })
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use super::*;
+    use mbhash_core::crc32c::Crc32cEngine;
+
+    #[test]
+    fn crc32c_names_match_the_engines() {
+        let c: Vec<&str> = CRC32C_NAMES.iter().map(|n| n.to_str().unwrap()).collect();
+        let rust: Vec<&str> = Crc32cEngine::ALL.iter().map(|e| e.name()).collect();
+        assert_eq!(c, rust);
+        assert!(
+            Alg::from_raw(MBH_CRC32C).is_err(),
+            "MBH_CRC32C is no hash algorithm"
+        );
+    }
 }

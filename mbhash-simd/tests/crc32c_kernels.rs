@@ -41,11 +41,21 @@ fn check_one<K: Kernel>(kernel: K, name: &str, rng: &mut Rng, data: &[u8]) {
         "{name}: length {len}"
     );
     let start = rng.next_u64() as u32;
+    let expected = crc32c::table::update(start, data);
     assert_eq!(
         kernel.update(start, data),
-        crc32c::table::update(start, data),
+        expected,
         "{name}: length {len} from {start:#010x}"
     );
+    // The entry points, for this length's size class and for any length.
+    let class_max = usize::MAX.checked_shr(len.leading_zeros()).unwrap_or(0);
+    for max_len in [class_max, usize::MAX] {
+        assert_eq!(
+            kernel.entry(max_len).update(start, data),
+            expected,
+            "{name}: entry({max_len}), length {len}"
+        );
+    }
 }
 
 /// The shared harness: every length 0..=2600, lengths around the kernels'

@@ -447,36 +447,107 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
     }
 }
 
-/// Sets the default engine of `algo`'s family (SHA-224 shares SHA-256's,
-/// the SHA-512 variants SHA-512's) at run time, as OpenZFS's writable
-/// `zfs_sha256_impl`: see [`Engine::set_default`].
-///
-/// ```
-/// use mbhash_core::{Algo, engine};
-/// engine::set_default(Algo::Sha256, "scalar").unwrap();
-/// assert_eq!(engine::default_name(Algo::Sha224), "scalar");
-/// assert!(engine::set_default(Algo::Sha256, "sha3").is_err());
-/// assert_eq!(engine::default_name(Algo::Sha256), "scalar");
-/// engine::set_default(Algo::Sha256, "auto").unwrap();
-/// ```
-///
-/// # Errors
-/// An unknown or unsupported name; nothing changes.
-pub fn set_default(algo: crate::Algo, name: &str) -> Result<(), EngineError> {
-    if algo.block_len() == 64 {
-        Sha256Engine::set_default(name)
-    } else {
-        Sha512Engine::set_default(name)
+/// A family of algorithms that share one list of engines and one default
+/// engine: SHA-224 runs SHA-256's engines, the SHA-512 variants SHA-512's.
+/// (Not [`crate::alg::Family`], the compile-time trait of a SHA family's
+/// words and blocks.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EngineFamily {
+    /// SHA-256 and SHA-224 ([`Sha256Engine`]).
+    Sha256,
+    /// SHA-512, SHA-384, SHA-512/256 and SHA-512/224 ([`Sha512Engine`]).
+    Sha512,
+    /// CRC32C ([`crate::crc32c::Crc32cEngine`]).
+    #[cfg(feature = "std")]
+    Crc32c,
+}
+
+impl EngineFamily {
+    /// Every family.
+    #[cfg(feature = "std")]
+    pub const ALL: [EngineFamily; 3] = [
+        EngineFamily::Sha256,
+        EngineFamily::Sha512,
+        EngineFamily::Crc32c,
+    ];
+    /// Every family.
+    #[cfg(not(feature = "std"))]
+    pub const ALL: [EngineFamily; 2] = [EngineFamily::Sha256, EngineFamily::Sha512];
+
+    /// The family's name in messages: `"sha256"`, `"sha512"`, `"crc32c"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EngineFamily::Sha256 => "sha256",
+            EngineFamily::Sha512 => "sha512",
+            #[cfg(feature = "std")]
+            EngineFamily::Crc32c => "crc32c",
+        }
+    }
+
+    /// The family of an algorithm.
+    pub const fn of(algo: crate::Algo) -> EngineFamily {
+        if algo.block_len() == 64 {
+            EngineFamily::Sha256
+        } else {
+            EngineFamily::Sha512
+        }
     }
 }
 
-/// The name of the engine `algo`'s family runs by default now
-/// ([`Engine::configured`]).
-pub fn default_name(algo: crate::Algo) -> &'static str {
-    if algo.block_len() == 64 {
-        Sha256Engine::configured().name()
-    } else {
-        Sha512Engine::configured().name()
+impl From<crate::Algo> for EngineFamily {
+    fn from(algo: crate::Algo) -> EngineFamily {
+        EngineFamily::of(algo)
+    }
+}
+
+impl fmt::Display for EngineFamily {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Makes `name` the default engine of `family` (an [`EngineFamily`], or an
+/// [`Algo`](crate::Algo), which names its family) at run time, for the
+/// whole process, as OpenZFS's writable `zfs_sha256_impl`: see
+/// [`Engine::set_default`] and [`crate::crc32c::set_default`]. The next
+/// kernel call of pools and services, every new manager and hasher, and
+/// the next [`crate::crc32c::crc32c`] run on it. Safe while other threads
+/// hash.
+///
+/// ```
+/// use mbhash_core::{Algo, engine::{self, EngineFamily}};
+/// engine::set_default(EngineFamily::Sha256, "scalar").unwrap();
+/// assert_eq!(engine::default_name(Algo::Sha224), "scalar");
+/// assert!(engine::set_default(Algo::Sha256, "sha3").is_err());
+/// assert_eq!(engine::default_name(EngineFamily::Sha256), "scalar");
+/// engine::set_default(Algo::Sha256, "auto").unwrap();
+///
+/// engine::set_default(EngineFamily::Crc32c, "table").unwrap();
+/// assert_eq!(engine::default_name(EngineFamily::Crc32c), "table");
+/// assert_eq!(mbhash_core::crc32c::crc32c(b"123456789"), 0xE306_9283);
+/// engine::set_default(EngineFamily::Crc32c, "auto").unwrap();
+/// ```
+///
+/// # Errors
+/// An unknown or unsupported name (the error lists the family's valid
+/// names); nothing changes.
+pub fn set_default(family: impl Into<EngineFamily>, name: &str) -> Result<(), EngineError> {
+    match family.into() {
+        EngineFamily::Sha256 => Sha256Engine::set_default(name),
+        EngineFamily::Sha512 => Sha512Engine::set_default(name),
+        #[cfg(feature = "std")]
+        EngineFamily::Crc32c => crate::crc32c::set_default(name),
+    }
+}
+
+/// The name of the engine `family` (an [`EngineFamily`] or an
+/// [`Algo`](crate::Algo)) runs by default now.
+pub fn default_name(family: impl Into<EngineFamily>) -> &'static str {
+    match family.into() {
+        EngineFamily::Sha256 => Sha256Engine::configured().name(),
+        EngineFamily::Sha512 => Sha512Engine::configured().name(),
+        #[cfg(feature = "std")]
+        EngineFamily::Crc32c => crate::crc32c::engine().name(),
     }
 }
 

@@ -1,6 +1,7 @@
 /* The pool and the service from many threads: every digest checked against
  * the one-shot path on the scalar engine, every callback exactly once,
- * shutdown with cancel, a full queue, and every misuse an error code.
+ * shutdown with cancel, a full queue, and every misuse an error code; engines
+ * switched (CRC32C's too) while 8 threads hash and compute CRCs.
  *
  * Usage: concurrency [JOBS_PER_THREAD]   (default 100000; 8 threads) */
 #define _POSIX_C_SOURCE 200809L
@@ -388,9 +389,9 @@ static atomic_long switches;
 
 static void *switcher(void *p) {
     (void)p;
-    static const mbh_algorithm fams[2] = {MBH_SHA256, MBH_SHA512};
+    static const mbh_algorithm fams[3] = {MBH_SHA256, MBH_SHA512, MBH_CRC32C};
     while (atomic_load(&switching)) {
-        for (int f = 0; f < 2; f++) {
+        for (int f = 0; f < 3; f++) {
             size_t count = 0;
             OK(mbh_engine_count(fams[f], &count));
             for (size_t e = 0; e < count; e++) {
@@ -408,6 +409,52 @@ static void *switcher(void *p) {
     return NULL;
 }
 
+/* CRC32C by a 256-entry table, the reference for the threads below. */
+static uint32_t CRC_TABLE[256];
+
+static void crc_table_init(void) {
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++) c = (c >> 1) ^ (0x82F63B78u & (0u - (c & 1)));
+        CRC_TABLE[i] = c;
+    }
+}
+
+static uint32_t crc_reference(const uint8_t *p, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) c = (c >> 8) ^ CRC_TABLE[(c ^ p[i]) & 0xFF];
+    return ~c;
+}
+
+static void *crc_thread(void *p) {
+    struct rng r = {*(const uint64_t *)p};
+    for (size_t i = 0; i < JOBS; i++) {
+        size_t off, len;
+        message(&r, &off, &len);
+        uint32_t got = 0, want = crc_reference(DATA + off, len);
+        mbh_result res = mbh_crc32c(DATA + off, len, &got);
+        if (res != MBH_OK || got != want) {
+            fprintf(stderr, "crc32c: len %zu offset %zu: result %u, %08x != %08x\n", len, off,
+                    (unsigned)res, got, want);
+            atomic_fetch_add(&failures, 1);
+        }
+    }
+    return NULL;
+}
+
+static void run_crc_threads(const char *what) {
+    pthread_t t[THREADS];
+    uint64_t seeds[THREADS];
+    int before = atomic_load(&failures);
+    for (int i = 0; i < THREADS; i++) {
+        seeds[i] = 0xc5c0000u + (uint64_t)i;
+        CHECK(pthread_create(&t[i], NULL, crc_thread, &seeds[i]) == 0);
+    }
+    for (int i = 0; i < THREADS; i++) pthread_join(t[i], NULL);
+    CHECK(atomic_load(&failures) == before);
+    printf("%s: %d threads x %zu CRCs\n", what, THREADS, JOBS);
+}
+
 static void test_switching(void) {
     const char *name = NULL;
     OK(mbh_set_engine(MBH_SHA224, "scalar"));
@@ -419,6 +466,26 @@ static void test_switching(void) {
     EXPECT(mbh_get_engine(MBH_SHA256, NULL), MBH_NULL_ARGUMENT);
     OK(mbh_get_engine(MBH_SHA224, &name));
     CHECK(name && strcmp(name, "scalar") == 0); /* unchanged by the errors */
+    OK(mbh_set_engine(MBH_CRC32C, "table"));
+    OK(mbh_get_engine(MBH_CRC32C, &name));
+    CHECK(name && strcmp(name, "table") == 0);
+    EXPECT(mbh_set_engine(MBH_CRC32C, "avx9000"), MBH_UNKNOWN_ENGINE);
+    EXPECT(mbh_set_engine(MBH_CRC32C, "scalar"), MBH_UNKNOWN_ENGINE);
+    OK(mbh_get_engine(MBH_CRC32C, &name));
+    CHECK(name && strcmp(name, "table") == 0);
+    {
+        uint32_t crc = 0;
+        OK(mbh_crc32c((const uint8_t *)"123456789", 9, &crc));
+        CHECK(crc == 0xE3069283u);
+        size_t count = 0;
+        OK(mbh_engine_count(MBH_CRC32C, &count));
+        CHECK(count == 5);
+        bool ok = false;
+        OK(mbh_engine_supported(MBH_CRC32C, "table", &ok));
+        CHECK(ok);
+        EXPECT(mbh_engine_supported(MBH_CRC32C, "scalar", &ok), MBH_UNKNOWN_ENGINE);
+        EXPECT(mbh_digest_len(MBH_CRC32C, &count), MBH_INVALID_ALGORITHM);
+    }
 
     size_t saved = JOBS;
     JOBS = JOBS / 4 + 1;
@@ -428,13 +495,17 @@ static void test_switching(void) {
     pthread_t t;
     CHECK(pthread_create(&t, NULL, switcher, NULL) == 0);
     run_pool_threads(pool, "pool while engines switch");
+    run_crc_threads("crc32c while engines switch");
     atomic_store(&switching, 0);
     pthread_join(t, NULL);
     mbh_pool_free(pool);
     JOBS = saved;
     OK(mbh_set_engine(MBH_SHA256, "auto"));
     OK(mbh_set_engine(MBH_SHA512, "auto"));
+    OK(mbh_set_engine(MBH_CRC32C, "auto"));
     OK(mbh_get_engine(MBH_SHA384, &name));
+    CHECK(name && strcmp(name, "auto") == 0);
+    OK(mbh_get_engine(MBH_CRC32C, &name));
     CHECK(name && strcmp(name, "auto") == 0);
     printf("switching: %ld engine switches\n", (long)atomic_load(&switches));
     CHECK(atomic_load(&switches) > 0);
@@ -444,6 +515,7 @@ int main(int argc, char **argv) {
     if (argc > 1) JOBS = (size_t)strtoul(argv[1], NULL, 0);
     struct rng r = {42};
     for (size_t i = 0; i < sizeof DATA; i++) DATA[i] = (uint8_t)rng_next(&r);
+    crc_table_init();
     test_pool_misuse();
     test_service_misuse();
     test_pool();

@@ -94,6 +94,35 @@ pub trait Kernel: Copy {
     /// Advances the raw CRC register `crc` over `len` zero bytes, i.e.
     /// returns `crc * x^(8*len) mod P`, in O(log len) time.
     fn shift(self, crc: u32, len: u64) -> u32;
+
+    /// [`Kernel::update`] as a function pointer, for inputs of at most
+    /// `max_len` bytes (a kernel may return a narrower entry for short
+    /// inputs): for callers that keep one per size class and make one
+    /// indirect call, with no dispatch of their own.
+    fn entry(self, max_len: usize) -> Entry;
+}
+
+/// A kernel's `update` as a plain function pointer (see
+/// [`Kernel::entry`]). Made only by a kernel token, so holding one proves
+/// the CPU features its function needs, as the token does.
+#[derive(Clone, Copy)]
+pub struct Entry(unsafe fn(u32, &[u8]) -> u32);
+
+impl Entry {
+    /// Advances the raw CRC register `crc` over `data`.
+    #[inline(always)]
+    pub fn update(self, crc: u32, data: &[u8]) -> u32 {
+        // SAFETY: an `Entry` is made only by `Kernel::entry` of a token,
+        // whose detection proved the features the function needs (or from
+        // a function that needs none).
+        unsafe { (self.0)(crc, data) }
+    }
+}
+
+impl core::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Entry")
+    }
 }
 
 /// Multiplies two polynomials modulo `P`, both in the reflected order.

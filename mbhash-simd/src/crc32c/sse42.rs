@@ -89,6 +89,20 @@ impl Kernel for Sse42 {
             match self {}
         }
     }
+
+    #[inline]
+    fn entry(self, max_len: usize) -> super::Entry {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let _ = max_len;
+            super::Entry(x86::update)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = max_len;
+            match self {}
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -24,6 +24,10 @@ impl Kernel for Table {
     fn shift(self, crc: u32, len: u64) -> u32 {
         shift(crc, len)
     }
+
+    fn entry(self, _max_len: usize) -> super::Entry {
+        super::Entry(update)
+    }
 }
 
 /// The slice-by-8 tables: `TABLES[k][b]` is the raw CRC of byte `b`

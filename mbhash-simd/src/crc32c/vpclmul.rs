@@ -147,6 +147,24 @@ impl Kernel for Vpclmul {
             match self {}
         }
     }
+
+    #[inline]
+    fn entry(self, max_len: usize) -> super::Entry {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // Inputs that are all shorter than THRESHOLD run the chain
+            // directly.
+            if max_len < THRESHOLD {
+                return super::Entry(super::sse42::x86::single);
+            }
+            super::Entry(x86::update)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = max_len;
+            match self {}
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

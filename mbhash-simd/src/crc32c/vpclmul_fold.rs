@@ -109,6 +109,20 @@ impl Kernel for VpclmulFold {
             match self {}
         }
     }
+
+    #[inline]
+    fn entry(self, max_len: usize) -> super::Entry {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let _ = max_len;
+            super::Entry(x86::update)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = max_len;
+            match self {}
+        }
+    }
 }
 
 /// `LANES[t]`: for a vector `t` vectors before the last one, lane `l`'s
@@ -275,10 +289,27 @@ mod x86 {
             return crc;
         }
         let (v0, vectors) = vectors(crc, data);
-        let n = vectors.len();
-        let mut z = mul_add(v0, get(&LANES[n]), _mm512_setzero_si512());
-        for (v, k) in vectors.iter().zip(LANES[..n].iter().rev()) {
-            z = mul_add(load(v), get(k), z);
+        // A straight-line body per vector count: no loop counter, no
+        // branch, the table and data loads folded into their instructions.
+        macro_rules! by_count {
+            ($($n:literal)*) => {
+                match vectors.len() {
+                    $($n => direct_n::<$n>(v0, vectors),)*
+                    _ => unreachable!("at most DIRECT_MAX vectors"),
+                }
+            };
+        }
+        by_count!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    }
+
+    /// [`direct`] for `N` vectors after `v0`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,sse4.2,pclmulqdq")]
+    fn direct_n<const N: usize>(v0: __m512i, vectors: &[[u8; 64]]) -> u32 {
+        let vectors: &[[u8; 64]; N] = vectors.try_into().expect("N vectors");
+        let mut z = mul_add(v0, get(&LANES[N]), _mm512_setzero_si512());
+        for i in 0..N {
+            z = mul_add(load(&vectors[i]), get(&LANES[N - 1 - i]), z);
         }
         reduce(z)
     }
