@@ -13,6 +13,17 @@
 //! x86-64 the tokens are uninhabited, so code that dispatches over them needs
 //! no `#[cfg]`.
 //!
+//! Every SIMD kernel file has one shape. The file is named after the ISA and
+//! the lane count (`avx512_x16.rs`; `shani.rs` serves several lane counts)
+//! and its token after the file (`Avx512x16`). `new()` is the only
+//! constructor of the token; each `Compress<N>` impl is one `unsafe` call
+//! into `x86::compress(token, states, blocks)`, the only function compiled
+//! with `#[target_feature]`, which checks the block counts itself. The
+//! word-sliced lane kernels write their rounds once per family, in
+//! `multilane`, over a `Vector` trait that each kernel implements for a
+//! private wrapper of its register type: only the token creates values of
+//! it, so every value proves the CPU features and the round code is safe.
+//!
 //! ```
 //! use mbhash_simd::sha256::{self, Compress};
 //! let mut state = sha256::IV;

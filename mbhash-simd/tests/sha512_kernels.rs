@@ -21,6 +21,17 @@ fn scalar_x1() {
 #[test]
 fn avx2_x1() {
     if let Some(k) = token_or_skip(Feature::Avx2, "sha512 avx2_x1", sha512::Avx2x1::new()) {
+        let k = k.avx2_schedule();
+        assert!(!k.uses_avx512());
+        check_kernel::<1, _>(k);
+    }
+}
+
+/// The one-stream kernel with its AVX-512 message schedule.
+#[test]
+fn avx2_x1_avx512_schedule() {
+    let k = sha512::Avx2x1::new().filter(|k| k.uses_avx512());
+    if let Some(k) = token_or_skip(Feature::Avx512, "sha512 avx2_x1 (avx512 schedule)", k) {
         check_kernel::<1, _>(k);
     }
 }

@@ -14,8 +14,8 @@ use crate::alg::Sha256Family;
 #[derive(Clone, Copy, Debug)]
 pub struct Sha256Kernels {
     shani: Option<ShaNi>,
-    avx2: Option<Avx2x8>,
-    avx512: Option<Avx512x16>,
+    avx2_x8: Option<Avx2x8>,
+    avx512_x16: Option<Avx512x16>,
 }
 
 impl Kernels for Sha256Kernels {
@@ -38,8 +38,8 @@ impl Kernels for Sha256Kernels {
     fn detect() -> Self {
         Sha256Kernels {
             shani: ShaNi::new(),
-            avx2: Avx2x8::new(),
-            avx512: Avx512x16::new(),
+            avx2_x8: Avx2x8::new(),
+            avx512_x16: Avx512x16::new(),
         }
     }
 
@@ -47,8 +47,8 @@ impl Kernels for Sha256Kernels {
         match step {
             Step::Scalar => true,
             Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => self.shani.is_some(),
-            Step::Mid => self.avx2.is_some(),
-            Step::Wide => self.avx512.is_some(),
+            Step::Mid => self.avx2_x8.is_some(),
+            Step::Wide => self.avx512_x16.is_some(),
         }
     }
 
@@ -85,14 +85,14 @@ impl Kernels for Sha256Kernels {
 
     #[inline]
     fn run_group(&self, step: Step, states: &mut [State], blocks: &[&[Block]]) {
-        match (step, self.avx512, self.avx2) {
+        match (step, self.avx512_x16, self.avx2_x8) {
             (Step::Wide, Some(k), _) => {
                 let (s, b) = super::group_arrays::<_, _, 16>(states, blocks);
-                k.compress(s, b);
+                Compress::<16>::compress(k, s, b);
             }
             (Step::Mid, _, Some(k)) => {
                 let (s, b) = super::group_arrays::<_, _, 8>(states, blocks);
-                k.compress(s, b);
+                Compress::<8>::compress(k, s, b);
             }
             _ => unreachable!("the plan runs a group only on a detected kernel"),
         }

@@ -13,9 +13,9 @@ use crate::alg::Sha512Family;
 /// The SHA-512 kernels this CPU runs, as proof tokens.
 #[derive(Clone, Copy, Debug)]
 pub struct Sha512Kernels {
-    one: Option<Avx2x1>,
-    avx2: Option<Avx2x4>,
-    avx512: Option<Avx512x8>,
+    avx2_x1: Option<Avx2x1>,
+    avx2_x4: Option<Avx2x4>,
+    avx512_x8: Option<Avx512x8>,
 }
 
 impl Kernels for Sha512Kernels {
@@ -35,19 +35,19 @@ impl Kernels for Sha512Kernels {
 
     fn detect() -> Self {
         Sha512Kernels {
-            one: Avx2x1::new(),
-            avx2: Avx2x4::new(),
-            avx512: Avx512x8::new(),
+            avx2_x1: Avx2x1::new(),
+            avx2_x4: Avx2x4::new(),
+            avx512_x8: Avx512x8::new(),
         }
     }
 
     fn has(&self, step: Step) -> bool {
         match step {
             Step::Scalar => true,
-            Step::Narrow1 => self.one.is_some(),
+            Step::Narrow1 => self.avx2_x1.is_some(),
             Step::Narrow2 | Step::Narrow4 => false,
-            Step::Mid => self.avx2.is_some(),
-            Step::Wide => self.avx512.is_some(),
+            Step::Mid => self.avx2_x4.is_some(),
+            Step::Wide => self.avx512_x8.is_some(),
         }
     }
 
@@ -63,8 +63,8 @@ impl Kernels for Sha512Kernels {
 
     #[inline]
     fn run_one(&self, step: Step, state: &mut State, blocks: &[Block]) {
-        match (step, self.one) {
-            (Step::Narrow1, Some(k)) => k.compress([state], [blocks]),
+        match (step, self.avx2_x1) {
+            (Step::Narrow1, Some(k)) => Compress::<1>::compress(k, [state], [blocks]),
             _ => scalar::compress(state, blocks),
         }
     }
@@ -79,14 +79,14 @@ impl Kernels for Sha512Kernels {
 
     #[inline]
     fn run_group(&self, step: Step, states: &mut [State], blocks: &[&[Block]]) {
-        match (step, self.avx512, self.avx2) {
+        match (step, self.avx512_x8, self.avx2_x4) {
             (Step::Wide, Some(k), _) => {
                 let (s, b) = super::group_arrays::<_, _, 8>(states, blocks);
-                k.compress(s, b);
+                Compress::<8>::compress(k, s, b);
             }
             (Step::Mid, _, Some(k)) => {
                 let (s, b) = super::group_arrays::<_, _, 4>(states, blocks);
-                k.compress(s, b);
+                Compress::<4>::compress(k, s, b);
             }
             _ => unreachable!("the plan runs a group only on a detected kernel"),
         }

@@ -7,14 +7,14 @@
 
 use super::{Block, Compress, State};
 
-/// Proof that the CPU supports AVX2 (see [`Avx2x8::new`]).
+/// Proof that the CPU supports this kernel: AVX2.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
 pub struct Avx2x8 {
     _private: (),
 }
 
-/// Proof that the CPU supports this kernel: never, on this target.
+/// Proof that the CPU supports this kernel (never, on this target).
 #[cfg(not(target_arch = "x86_64"))]
 #[derive(Clone, Copy, Debug)]
 pub enum Avx2x8 {}
@@ -24,14 +24,11 @@ impl Avx2x8 {
     pub const LANES: usize = 8;
 
     /// Detects the CPU features; `None` when they are missing or hidden.
-    #[cfg(target_arch = "x86_64")]
     pub fn new() -> Option<Self> {
-        crate::cpu::available(crate::cpu::Feature::Avx2).then_some(Avx2x8 { _private: () })
-    }
-
-    /// Detects the CPU features; always `None` on this target.
-    #[cfg(not(target_arch = "x86_64"))]
-    pub fn new() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::available(crate::cpu::Feature::Avx2) {
+            return Some(Avx2x8 { _private: () });
+        }
         None
     }
 }
@@ -39,8 +36,9 @@ impl Avx2x8 {
 impl Compress<8> for Avx2x8 {
     #[cfg(target_arch = "x86_64")]
     fn compress(self, states: [&mut State; 8], blocks: [&[Block]; 8]) {
-        // SAFETY: `self` exists only if `new` found AVX2.
-        unsafe { imp::compress(states, blocks) }
+        // SAFETY: `self` exists, so `Avx2x8::new` found AVX2, the feature
+        // `x86::compress` is compiled for.
+        unsafe { x86::compress(self, states, blocks) }
     }
 
     #[cfg(not(target_arch = "x86_64"))]
@@ -50,20 +48,24 @@ impl Compress<8> for Avx2x8 {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod imp {
+mod x86 {
     use core::arch::x86_64::*;
 
     use super::super::multilane::{self, Vector};
     use super::super::{Block, State};
+    use super::Avx2x8;
 
-    /// The kernel entry: everything below is inlined into it.
+    /// The kernel entry: the only function compiled for AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) fn compress(states: [&mut State; 8], blocks: [&[Block]; 8]) {
-        // SAFETY: this function is compiled for AVX2, the feature the
-        // `__m256i` implementation of `Vector` uses, and only runs on a CPU
-        // that has it (it is reached through the token).
-        unsafe { multilane::compress::<8, __m256i>(states, blocks) }
+    pub(super) fn compress(token: Avx2x8, states: [&mut State; 8], blocks: [&[Block]; 8]) {
+        multilane::compress::<V8, 8>(token, states, blocks);
     }
+
+    /// Eight `u32` lanes. A value exists only after an [`Avx2x8`] token was
+    /// presented (see the constructors in `Vector`), so every method may use
+    /// AVX2 instructions.
+    #[derive(Clone, Copy)]
+    pub(super) struct V8(__m256i);
 
     /// Transposes the 4x4 matrix of 32-bit words in each 128-bit half:
     /// word `j` of half `c` of output `i` is word `i` of half `c` of input
@@ -144,155 +146,54 @@ mod imp {
     }
 
     /// `a ^ b ^ c`.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX2.
     #[inline(always)]
-    unsafe fn xor3(a: __m256i, b: __m256i, c: __m256i) -> __m256i {
-        // SAFETY: the caller guarantees AVX2.
-        unsafe { _mm256_xor_si256(_mm256_xor_si256(a, b), c) }
+    fn xor3(a: V8, b: V8, c: V8) -> V8 {
+        // SAFETY: `V8` values exist only when AVX2 is available.
+        V8(unsafe { _mm256_xor_si256(_mm256_xor_si256(a.0, b.0), c.0) })
     }
 
-    /// Needs AVX2.
-    impl Vector<8> for __m256i {
+    /// Rotates every lane of `$x` right by `$n` bits.
+    macro_rules! ror {
+        ($x:expr, $n:literal) => {
+            // SAFETY: `V8` values exist only when AVX2 is available.
+            V8(unsafe { rotr::<$n, { 32 - $n }>($x.0) })
+        };
+    }
+
+    /// Shifts every lane of `$x` right by `$n` bits.
+    macro_rules! shr {
+        ($x:expr, $n:literal) => {
+            // SAFETY: `V8` values exist only when AVX2 is available.
+            V8(unsafe { _mm256_srli_epi32::<$n>($x.0) })
+        };
+    }
+
+    impl Vector<8> for V8 {
+        type Token = Avx2x8;
         // Measured faster; the kernel is throughput-bound: each rotate is three instructions.
         const SEPARATE_T1: bool = false;
 
         #[inline(always)]
-        unsafe fn opaque(self) -> Self {
-            // SAFETY: the caller guarantees AVX2.
-            unsafe { opaque(self) }
-        }
-
-        #[inline(always)]
-        unsafe fn splat(x: u32) -> Self {
-            // SAFETY: the caller guarantees AVX2.
-            unsafe { _mm256_set1_epi32(x as i32) }
-        }
-
-        #[inline(always)]
-        unsafe fn add(self, rhs: Self) -> Self {
-            // SAFETY: the caller guarantees AVX2.
-            unsafe { _mm256_add_epi32(self, rhs) }
-        }
-
-        #[inline(always)]
-        unsafe fn sub(self, rhs: Self) -> Self {
-            // SAFETY: the caller guarantees AVX2.
-            unsafe { _mm256_sub_epi32(self, rhs) }
-        }
-
-        #[inline(always)]
-        unsafe fn big_sigma0(self) -> Self {
-            // SAFETY: the caller guarantees AVX2.
-            unsafe {
-                xor3(
-                    rotr::<2, 30>(self),
-                    rotr::<13, 19>(self),
-                    rotr::<22, 10>(self),
-                )
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn big_sigma1(self) -> Self {
-            // SAFETY: the caller guarantees AVX2.
-            unsafe {
-                xor3(
-                    rotr::<6, 26>(self),
-                    rotr::<11, 21>(self),
-                    rotr::<25, 7>(self),
-                )
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn small_sigma0(self) -> Self {
-            // SAFETY: the caller guarantees AVX2.
-            unsafe {
-                xor3(
-                    rotr::<7, 25>(self),
-                    rotr::<18, 14>(self),
-                    _mm256_srli_epi32::<3>(self),
-                )
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn small_sigma1(self) -> Self {
-            // SAFETY: the caller guarantees AVX2.
-            unsafe {
-                xor3(
-                    rotr::<17, 15>(self),
-                    rotr::<19, 13>(self),
-                    _mm256_srli_epi32::<10>(self),
-                )
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn ch(e: Self, f: Self, g: Self) -> Self {
-            // SAFETY: the caller guarantees AVX2.
-            // ((f ^ g) & e) ^ g picks f where e is set and g elsewhere.
-            unsafe { _mm256_xor_si256(_mm256_and_si256(_mm256_xor_si256(f, g), e), g) }
-        }
-
-        #[inline(always)]
-        unsafe fn maj(a: Self, b: Self, c: Self) -> Self {
-            // SAFETY: the caller guarantees AVX2.
-            // ((a ^ b) & (b ^ c)) ^ b is b where a == b, else c. Next
-            // round's `b ^ c` is this round's `a ^ b`, which the compiler
-            // reuses.
-            unsafe {
-                _mm256_xor_si256(
-                    _mm256_and_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(b, c)),
-                    b,
-                )
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn load_message(blocks: [&Block; 8]) -> [Self; 16] {
-            // Row (q, r) holds chunk q (words 4q..4q+4) of lanes r and r + 4;
-            // transposing each group of four rows within the 128-bit halves
-            // gives words 4q..4q+4 of lanes 0..8.
-            let chunks = blocks.map(|b| b.as_chunks::<16>().0);
-            // SAFETY: the caller guarantees AVX2.
-            unsafe {
-                let bswap = _mm256_broadcastsi128_si256(_mm_set_epi8(
-                    12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
-                ));
-                let mut out = [_mm256_setzero_si256(); 16];
-                for q in 0..4 {
-                    let rows =
-                        core::array::from_fn(|r| load2x128(&chunks[r][q], &chunks[r + 4][q]));
-                    for (j, v) in transpose4(rows).into_iter().enumerate() {
-                        out[4 * q + j] = _mm256_shuffle_epi8(v, bswap);
-                    }
-                }
-                out
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn load_states(states: &[&mut State; 8]) -> [Self; 8] {
-            // As in `load_message`, with two chunks per state.
+        fn load_states(_token: Avx2x8, states: &[&mut State; 8]) -> [V8; 8] {
+            // As in `load_block`, with two chunks per state.
             let chunks: [&[[u32; 4]]; 8] = core::array::from_fn(|l| states[l].as_chunks::<4>().0);
-            // SAFETY: the caller guarantees AVX2.
+            // SAFETY: the token proves AVX2; `load128` reads within its
+            // argument.
             unsafe {
                 let lo = core::array::from_fn(|r| load2x128(&chunks[r][0], &chunks[r + 4][0]));
                 let hi = core::array::from_fn(|r| load2x128(&chunks[r][1], &chunks[r + 4][1]));
                 let [w0, w1, w2, w3] = transpose4(lo);
                 let [w4, w5, w6, w7] = transpose4(hi);
-                [w0, w1, w2, w3, w4, w5, w6, w7]
+                [w0, w1, w2, w3, w4, w5, w6, w7].map(V8)
             }
         }
 
         #[inline(always)]
-        unsafe fn store_states(v: [Self; 8], states: &mut [&mut State; 8]) {
-            // SAFETY: the caller guarantees AVX2; every store writes one
-            // 16-byte chunk of a state, through a `&mut` to it.
+        fn store_states(v: [V8; 8], states: &mut [&mut State; 8]) {
+            let v = v.map(|x| x.0);
+            // SAFETY: `V8` values exist only when AVX2 is available; every
+            // store writes one 16-byte chunk of a state, through a `&mut` to
+            // it.
             unsafe {
                 let lo = transpose4([v[0], v[1], v[2], v[3]]);
                 let hi = transpose4([v[4], v[5], v[6], v[7]]);
@@ -311,6 +212,95 @@ mod imp {
                     }
                 }
             }
+        }
+
+        #[inline(always)]
+        fn load_block(_token: Avx2x8, blocks: [&Block; 8]) -> [V8; 16] {
+            // Row (q, r) holds chunk q (words 4q..4q+4) of lanes r and r + 4;
+            // transposing each group of four rows within the 128-bit halves
+            // gives words 4q..4q+4 of lanes 0..8.
+            let chunks = blocks.map(|b| b.as_chunks::<16>().0);
+            // SAFETY: the token proves AVX2; `load128` reads within its
+            // argument.
+            unsafe {
+                let bswap = _mm256_broadcastsi128_si256(_mm_set_epi8(
+                    12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+                ));
+                let mut out = [V8(_mm256_setzero_si256()); 16];
+                for q in 0..4 {
+                    let rows =
+                        core::array::from_fn(|r| load2x128(&chunks[r][q], &chunks[r + 4][q]));
+                    for (j, v) in transpose4(rows).into_iter().enumerate() {
+                        out[4 * q + j] = V8(_mm256_shuffle_epi8(v, bswap));
+                    }
+                }
+                out
+            }
+        }
+
+        #[inline(always)]
+        fn opaque(self) -> V8 {
+            // SAFETY: `V8` values exist only when AVX2 is available.
+            V8(unsafe { opaque(self.0) })
+        }
+
+        #[inline(always)]
+        fn add(self, rhs: V8) -> V8 {
+            // SAFETY: `V8` values exist only when AVX2 is available.
+            V8(unsafe { _mm256_add_epi32(self.0, rhs.0) })
+        }
+
+        #[inline(always)]
+        fn add_const(self, k: u32) -> V8 {
+            // SAFETY: `V8` values exist only when AVX2 is available.
+            V8(unsafe { _mm256_add_epi32(self.0, _mm256_set1_epi32(k as i32)) })
+        }
+
+        #[inline(always)]
+        fn sub(self, rhs: V8) -> V8 {
+            // SAFETY: `V8` values exist only when AVX2 is available.
+            V8(unsafe { _mm256_sub_epi32(self.0, rhs.0) })
+        }
+
+        #[inline(always)]
+        fn big_sigma0(self) -> V8 {
+            xor3(ror!(self, 2), ror!(self, 13), ror!(self, 22))
+        }
+
+        #[inline(always)]
+        fn big_sigma1(self) -> V8 {
+            xor3(ror!(self, 6), ror!(self, 11), ror!(self, 25))
+        }
+
+        #[inline(always)]
+        fn small_sigma0(self) -> V8 {
+            xor3(ror!(self, 7), ror!(self, 18), shr!(self, 3))
+        }
+
+        #[inline(always)]
+        fn small_sigma1(self) -> V8 {
+            xor3(ror!(self, 17), ror!(self, 19), shr!(self, 10))
+        }
+
+        #[inline(always)]
+        fn ch(e: V8, f: V8, g: V8) -> V8 {
+            // ((f ^ g) & e) ^ g picks f where e is set and g elsewhere.
+            // SAFETY: `V8` values exist only when AVX2 is available.
+            V8(unsafe { _mm256_xor_si256(_mm256_and_si256(_mm256_xor_si256(f.0, g.0), e.0), g.0) })
+        }
+
+        #[inline(always)]
+        fn maj(a: V8, b: V8, c: V8) -> V8 {
+            // ((a ^ b) & (b ^ c)) ^ b is b where a == b, else c. Next
+            // round's `b ^ c` is this round's `a ^ b`, which the compiler
+            // reuses.
+            // SAFETY: `V8` values exist only when AVX2 is available.
+            V8(unsafe {
+                _mm256_xor_si256(
+                    _mm256_and_si256(_mm256_xor_si256(a.0, b.0), _mm256_xor_si256(b.0, c.0)),
+                    b.0,
+                )
+            })
         }
     }
 }

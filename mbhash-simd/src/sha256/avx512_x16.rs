@@ -7,14 +7,14 @@
 
 use super::{Block, Compress, State};
 
-/// Proof that the CPU supports AVX-512 F, BW and VL (see [`Avx512x16::new`]).
+/// Proof that the CPU supports this kernel: AVX-512 F + BW + VL.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
 pub struct Avx512x16 {
     _private: (),
 }
 
-/// Proof that the CPU supports this kernel: never, on this target.
+/// Proof that the CPU supports this kernel (never, on this target).
 #[cfg(not(target_arch = "x86_64"))]
 #[derive(Clone, Copy, Debug)]
 pub enum Avx512x16 {}
@@ -24,14 +24,11 @@ impl Avx512x16 {
     pub const LANES: usize = 16;
 
     /// Detects the CPU features; `None` when they are missing or hidden.
-    #[cfg(target_arch = "x86_64")]
     pub fn new() -> Option<Self> {
-        crate::cpu::available(crate::cpu::Feature::Avx512).then_some(Avx512x16 { _private: () })
-    }
-
-    /// Detects the CPU features; always `None` on this target.
-    #[cfg(not(target_arch = "x86_64"))]
-    pub fn new() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::available(crate::cpu::Feature::Avx512) {
+            return Some(Avx512x16 { _private: () });
+        }
         None
     }
 }
@@ -39,8 +36,9 @@ impl Avx512x16 {
 impl Compress<16> for Avx512x16 {
     #[cfg(target_arch = "x86_64")]
     fn compress(self, states: [&mut State; 16], blocks: [&[Block]; 16]) {
-        // SAFETY: `self` exists only if `new` found AVX-512 F, BW and VL.
-        unsafe { imp::compress(states, blocks) }
+        // SAFETY: `self` exists, so `Avx512x16::new` found AVX-512 F + BW +
+        // VL, the features `x86::compress` is compiled for.
+        unsafe { x86::compress(self, states, blocks) }
     }
 
     #[cfg(not(target_arch = "x86_64"))]
@@ -50,20 +48,24 @@ impl Compress<16> for Avx512x16 {
 }
 
 #[cfg(target_arch = "x86_64")]
-mod imp {
+mod x86 {
     use core::arch::x86_64::*;
 
     use super::super::multilane::{self, Vector};
     use super::super::{Block, State};
+    use super::Avx512x16;
 
-    /// The kernel entry: everything below is inlined into it.
+    /// The kernel entry: the only function compiled for AVX-512.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    pub(super) fn compress(states: [&mut State; 16], blocks: [&[Block]; 16]) {
-        // SAFETY: this function is compiled for AVX-512 F, BW and VL (the
-        // `__m512i` implementation of `Vector` uses F and BW), and only runs
-        // on a CPU that has them: it is reached through the token.
-        unsafe { multilane::compress::<16, __m512i>(states, blocks) }
+    pub(super) fn compress(token: Avx512x16, states: [&mut State; 16], blocks: [&[Block]; 16]) {
+        multilane::compress::<V16, 16>(token, states, blocks);
     }
+
+    /// Sixteen `u32` lanes. A value exists only after an [`Avx512x16`]
+    /// token was presented (see the constructors in `Vector`), so every
+    /// method may use AVX-512 F + BW instructions.
+    #[derive(Clone, Copy)]
+    pub(super) struct V16(__m512i);
 
     /// Transposes the 4x4 matrix of 32-bit words in each 128-bit chunk:
     /// word `j` of chunk `c` of output `i` is word `i` of chunk `c` of
@@ -119,8 +121,24 @@ mod imp {
         }
     }
 
-    /// Needs AVX-512 F (and BW for the byte shuffle in `load_message`).
-    impl Vector<16> for __m512i {
+    /// Rotates every lane of `$x` right by `$n` bits.
+    macro_rules! ror {
+        ($x:expr, $n:literal) => {
+            // SAFETY: `V16` values exist only when AVX-512 F is available.
+            V16(unsafe { _mm512_ror_epi32::<$n>($x.0) })
+        };
+    }
+
+    /// Shifts every lane of `$x` right by `$n` bits.
+    macro_rules! shr {
+        ($x:expr, $n:literal) => {
+            // SAFETY: `V16` values exist only when AVX-512 F is available.
+            V16(unsafe { _mm512_srli_epi32::<$n>($x.0) })
+        };
+    }
+
+    impl Vector<16> for V16 {
+        type Token = Avx512x16;
         // Used only without LEAN.
         const SEPARATE_T1: bool = true;
         // Sixteen lanes in one vector leave the rounds bound by the issue
@@ -130,136 +148,11 @@ mod imp {
         const LEAN: bool = true;
 
         #[inline(always)]
-        unsafe fn opaque(self) -> Self {
-            // SAFETY: the caller guarantees AVX-512 F.
-            unsafe { opaque(self) }
-        }
-
-        #[inline(always)]
-        unsafe fn splat(x: u32) -> Self {
-            // SAFETY: the caller guarantees AVX-512 F.
-            unsafe { _mm512_set1_epi32(x as i32) }
-        }
-
-        #[inline(always)]
-        unsafe fn add(self, rhs: Self) -> Self {
-            // SAFETY: the caller guarantees AVX-512 F.
-            unsafe { _mm512_add_epi32(self, rhs) }
-        }
-
-        #[inline(always)]
-        unsafe fn sub(self, rhs: Self) -> Self {
-            // SAFETY: the caller guarantees AVX-512 F.
-            unsafe { _mm512_sub_epi32(self, rhs) }
-        }
-
-        #[inline(always)]
-        unsafe fn big_sigma0(self) -> Self {
-            // SAFETY: the caller guarantees AVX-512 F.
-            unsafe {
-                xor3(
-                    _mm512_ror_epi32::<2>(self),
-                    _mm512_ror_epi32::<13>(self),
-                    _mm512_ror_epi32::<22>(self),
-                )
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn big_sigma1(self) -> Self {
-            // SAFETY: the caller guarantees AVX-512 F.
-            unsafe {
-                xor3(
-                    _mm512_ror_epi32::<6>(self),
-                    _mm512_ror_epi32::<11>(self),
-                    _mm512_ror_epi32::<25>(self),
-                )
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn small_sigma0(self) -> Self {
-            // SAFETY: the caller guarantees AVX-512 F.
-            unsafe {
-                xor3(
-                    _mm512_ror_epi32::<7>(self),
-                    _mm512_ror_epi32::<18>(self),
-                    _mm512_srli_epi32::<3>(self),
-                )
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn small_sigma1(self) -> Self {
-            // SAFETY: the caller guarantees AVX-512 F.
-            unsafe {
-                xor3(
-                    _mm512_ror_epi32::<17>(self),
-                    _mm512_ror_epi32::<19>(self),
-                    _mm512_srli_epi32::<10>(self),
-                )
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn ch(e: Self, f: Self, g: Self) -> Self {
-            // SAFETY: the caller guarantees AVX-512 F.
-            // Truth table of `e ? f : g` with (e, f, g) as (A, B, C).
-            unsafe { _mm512_ternarylogic_epi32::<0xca>(e, f, g) }
-        }
-
-        #[inline(always)]
-        unsafe fn maj(a: Self, b: Self, c: Self) -> Self {
-            // SAFETY: the caller guarantees AVX-512 F.
-            // Truth table of "at least two of A, B, C".
-            unsafe { _mm512_ternarylogic_epi32::<0xe8>(a, b, c) }
-        }
-
-        #[inline(always)]
-        unsafe fn load_message(blocks: [&Block; 16]) -> [Self; 16] {
-            // A 16x16 transpose of 32-bit words: one whole block per row,
-            // 4x4 transposes within the 128-bit chunks of each group of four
-            // rows, then a 4x4 transpose of the chunks themselves. (Building
-            // rows from 16-byte chunks of four lanes instead, as
-            // `load_states` does, measured slower.)
-            // SAFETY: the caller guarantees AVX-512 F and BW; each load
-            // reads one whole block through a reference to it.
-            unsafe {
-                let bswap = _mm512_broadcast_i32x4(_mm_set_epi8(
-                    12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
-                ));
-                let rows: [__m512i; 16] = core::array::from_fn(|l| {
-                    _mm512_shuffle_epi8(_mm512_loadu_si512(blocks[l].as_ptr().cast()), bswap)
-                });
-                // s[g][j], chunk c: word 4c + j of lanes 4g..4g+4.
-                let s: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
-                    transpose4([
-                        rows[4 * g],
-                        rows[4 * g + 1],
-                        rows[4 * g + 2],
-                        rows[4 * g + 3],
-                    ])
-                });
-                let mut out = [_mm512_setzero_si512(); 16];
-                for j in 0..4 {
-                    let p0 = _mm512_shuffle_i32x4::<0x44>(s[0][j], s[1][j]);
-                    let p1 = _mm512_shuffle_i32x4::<0xee>(s[0][j], s[1][j]);
-                    let p2 = _mm512_shuffle_i32x4::<0x44>(s[2][j], s[3][j]);
-                    let p3 = _mm512_shuffle_i32x4::<0xee>(s[2][j], s[3][j]);
-                    out[j] = _mm512_shuffle_i32x4::<0x88>(p0, p2);
-                    out[4 + j] = _mm512_shuffle_i32x4::<0xdd>(p0, p2);
-                    out[8 + j] = _mm512_shuffle_i32x4::<0x88>(p1, p3);
-                    out[12 + j] = _mm512_shuffle_i32x4::<0xdd>(p1, p3);
-                }
-                out
-            }
-        }
-
-        #[inline(always)]
-        unsafe fn load_states(states: &[&mut State; 16]) -> [Self; 8] {
-            // As in `load_message`, with two chunks per state.
+        fn load_states(_token: Avx512x16, states: &[&mut State; 16]) -> [V16; 8] {
+            // As in `load_block`, with two chunks per state.
             let chunks: [&[[u32; 4]]; 16] = core::array::from_fn(|l| states[l].as_chunks::<4>().0);
-            // SAFETY: the caller guarantees AVX-512 F.
+            // SAFETY: the token proves AVX-512 F; `load128` reads within its
+            // argument.
             unsafe {
                 let lo = core::array::from_fn(|r| {
                     load4x128(core::array::from_fn(|k| &chunks[r + 4 * k][0]))
@@ -269,14 +162,16 @@ mod imp {
                 });
                 let [w0, w1, w2, w3] = transpose4(lo);
                 let [w4, w5, w6, w7] = transpose4(hi);
-                [w0, w1, w2, w3, w4, w5, w6, w7]
+                [w0, w1, w2, w3, w4, w5, w6, w7].map(V16)
             }
         }
 
         #[inline(always)]
-        unsafe fn store_states(v: [Self; 8], states: &mut [&mut State; 16]) {
-            // SAFETY: the caller guarantees AVX-512 F; every store writes
-            // one 16-byte chunk of a state, through a `&mut` to it.
+        fn store_states(v: [V16; 8], states: &mut [&mut State; 16]) {
+            let v = v.map(|x| x.0);
+            // SAFETY: `V16` values exist only when AVX-512 F is available;
+            // every store writes one 16-byte chunk of a state, through a
+            // `&mut` to it.
             unsafe {
                 let lo = transpose4([v[0], v[1], v[2], v[3]]);
                 let hi = transpose4([v[4], v[5], v[6], v[7]]);
@@ -307,6 +202,104 @@ mod imp {
                 }
             }
         }
+
+        #[inline(always)]
+        fn load_block(_token: Avx512x16, blocks: [&Block; 16]) -> [V16; 16] {
+            // A 16x16 transpose of 32-bit words: one whole block per row,
+            // 4x4 transposes within the 128-bit chunks of each group of four
+            // rows, then a 4x4 transpose of the chunks themselves. (Building
+            // rows from 16-byte chunks of four lanes instead, as
+            // `load_states` does, measured slower.)
+            // SAFETY: the token proves AVX-512 F and BW; each load reads one
+            // whole block through a reference to it.
+            unsafe {
+                let bswap = _mm512_broadcast_i32x4(_mm_set_epi8(
+                    12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+                ));
+                let rows: [__m512i; 16] = core::array::from_fn(|l| {
+                    _mm512_shuffle_epi8(_mm512_loadu_si512(blocks[l].as_ptr().cast()), bswap)
+                });
+                // s[g][j], chunk c: word 4c + j of lanes 4g..4g+4.
+                let s: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
+                    transpose4([
+                        rows[4 * g],
+                        rows[4 * g + 1],
+                        rows[4 * g + 2],
+                        rows[4 * g + 3],
+                    ])
+                });
+                let mut out = [_mm512_setzero_si512(); 16];
+                for j in 0..4 {
+                    let p0 = _mm512_shuffle_i32x4::<0x44>(s[0][j], s[1][j]);
+                    let p1 = _mm512_shuffle_i32x4::<0xee>(s[0][j], s[1][j]);
+                    let p2 = _mm512_shuffle_i32x4::<0x44>(s[2][j], s[3][j]);
+                    let p3 = _mm512_shuffle_i32x4::<0xee>(s[2][j], s[3][j]);
+                    out[j] = _mm512_shuffle_i32x4::<0x88>(p0, p2);
+                    out[4 + j] = _mm512_shuffle_i32x4::<0xdd>(p0, p2);
+                    out[8 + j] = _mm512_shuffle_i32x4::<0x88>(p1, p3);
+                    out[12 + j] = _mm512_shuffle_i32x4::<0xdd>(p1, p3);
+                }
+                out.map(V16)
+            }
+        }
+
+        #[inline(always)]
+        fn opaque(self) -> V16 {
+            // SAFETY: `V16` values exist only when AVX-512 F is available.
+            V16(unsafe { opaque(self.0) })
+        }
+
+        #[inline(always)]
+        fn add(self, rhs: V16) -> V16 {
+            // SAFETY: `V16` values exist only when AVX-512 F is available.
+            V16(unsafe { _mm512_add_epi32(self.0, rhs.0) })
+        }
+
+        #[inline(always)]
+        fn add_const(self, k: u32) -> V16 {
+            // SAFETY: `V16` values exist only when AVX-512 F is available.
+            V16(unsafe { _mm512_add_epi32(self.0, _mm512_set1_epi32(k as i32)) })
+        }
+
+        #[inline(always)]
+        fn sub(self, rhs: V16) -> V16 {
+            // SAFETY: `V16` values exist only when AVX-512 F is available.
+            V16(unsafe { _mm512_sub_epi32(self.0, rhs.0) })
+        }
+
+        #[inline(always)]
+        fn big_sigma0(self) -> V16 {
+            xor3(ror!(self, 2), ror!(self, 13), ror!(self, 22))
+        }
+
+        #[inline(always)]
+        fn big_sigma1(self) -> V16 {
+            xor3(ror!(self, 6), ror!(self, 11), ror!(self, 25))
+        }
+
+        #[inline(always)]
+        fn small_sigma0(self) -> V16 {
+            xor3(ror!(self, 7), ror!(self, 18), shr!(self, 3))
+        }
+
+        #[inline(always)]
+        fn small_sigma1(self) -> V16 {
+            xor3(ror!(self, 17), ror!(self, 19), shr!(self, 10))
+        }
+
+        #[inline(always)]
+        fn ch(e: V16, f: V16, g: V16) -> V16 {
+            // Truth table of `e ? f : g` with (e, f, g) as (A, B, C).
+            // SAFETY: `V16` values exist only when AVX-512 F is available.
+            V16(unsafe { _mm512_ternarylogic_epi32::<0xca>(e.0, f.0, g.0) })
+        }
+
+        #[inline(always)]
+        fn maj(a: V16, b: V16, c: V16) -> V16 {
+            // Truth table of "at least two of A, B, C".
+            // SAFETY: `V16` values exist only when AVX-512 F is available.
+            V16(unsafe { _mm512_ternarylogic_epi32::<0xe8>(a.0, b.0, c.0) })
+        }
     }
 
     /// `x`, unchanged, through an empty `asm!` that the optimiser cannot
@@ -327,13 +320,9 @@ mod imp {
     }
 
     /// `a ^ b ^ c`.
-    ///
-    /// # Safety
-    ///
-    /// The CPU must support AVX-512 F.
     #[inline(always)]
-    unsafe fn xor3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
-        // SAFETY: the caller guarantees AVX-512 F.
-        unsafe { _mm512_ternarylogic_epi32::<0x96>(a, b, c) }
+    fn xor3(a: V16, b: V16, c: V16) -> V16 {
+        // SAFETY: `V16` values exist only when AVX-512 F is available.
+        V16(unsafe { _mm512_ternarylogic_epi32::<0x96>(a.0, b.0, c.0) })
     }
 }

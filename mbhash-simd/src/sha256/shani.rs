@@ -19,28 +19,26 @@
 
 use super::{Block, Compress, State};
 
-/// Proof that the CPU supports the SHA extensions with SSSE3 and SSE4.1.
+/// Proof that the CPU supports this kernel: the SHA extensions with SSSE3 and
+/// SSE4.1.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
 pub struct ShaNi {
     _private: (),
 }
 
-/// Proof that the CPU supports the SHA extensions (never, on this target).
+/// Proof that the CPU supports this kernel (never, on this target).
 #[cfg(not(target_arch = "x86_64"))]
 #[derive(Clone, Copy, Debug)]
 pub enum ShaNi {}
 
 impl ShaNi {
     /// Detects the CPU features; `None` when they are missing or hidden.
-    #[cfg(target_arch = "x86_64")]
     pub fn new() -> Option<Self> {
-        crate::cpu::available(crate::cpu::Feature::ShaNi).then_some(ShaNi { _private: () })
-    }
-
-    /// Detects the CPU features; `None` when they are missing or hidden.
-    #[cfg(not(target_arch = "x86_64"))]
-    pub fn new() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::available(crate::cpu::Feature::ShaNi) {
+            return Some(ShaNi { _private: () });
+        }
         None
     }
 
@@ -56,11 +54,10 @@ impl ShaNi {
     #[inline(always)]
     fn lanes<const N: usize>(self, states: [&mut State; N], blocks: [&[Block]; N]) {
         #[cfg(target_arch = "x86_64")]
-        {
-            let ShaNi { _private: () } = self;
-            // SAFETY: the token exists only if `ShaNi::new` found every
-            // feature the kernel enables (sha, sse2, ssse3, sse4.1).
-            unsafe { x86::compress(states, blocks) }
+        // SAFETY: `self` exists, so `ShaNi::new` found SHA, SSSE3 and
+        // SSE4.1, the features `x86::compress` is compiled for.
+        unsafe {
+            x86::compress(self, states, blocks)
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -93,6 +90,7 @@ mod x86 {
     use core::arch::x86_64::*;
 
     use super::super::{Block, K, State, common_len};
+    use super::ShaNi;
 
     /// The round constants, four per vector (lane 0 holds the first).
     // SAFETY: `[u32; 64]` and `[__m128i; 16]` have the same size, and every
@@ -104,7 +102,11 @@ mod x86 {
     /// # Panics
     /// If the lanes do not all hold the same number of blocks.
     #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-    pub(super) fn compress<const L: usize>(states: [&mut State; L], blocks: [&[Block]; L]) {
+    pub(super) fn compress<const L: usize>(
+        _token: ShaNi,
+        states: [&mut State; L],
+        blocks: [&[Block]; L],
+    ) {
         let n = common_len(&blocks);
         if n == 0 {
             return;

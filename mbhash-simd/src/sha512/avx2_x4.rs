@@ -37,10 +37,9 @@ impl Avx2x4 {
 impl Compress<4> for Avx2x4 {
     #[cfg(target_arch = "x86_64")]
     fn compress(self, states: [&mut State; 4], blocks: [&[Block]; 4]) {
-        let nblocks = super::common_len(&blocks);
         // SAFETY: `self` exists, so `Avx2x4::new` found AVX2, the feature
         // `x86::compress` is compiled for.
-        unsafe { x86::compress(self, states, blocks, nblocks) }
+        unsafe { x86::compress(self, states, blocks) }
     }
 
     #[cfg(not(target_arch = "x86_64"))]
@@ -51,24 +50,19 @@ impl Compress<4> for Avx2x4 {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::super::multilane::{self, Lanes};
+    use super::super::multilane::{self, Vector};
     use super::super::{Block, State};
     use super::Avx2x4;
     use core::arch::x86_64::*;
 
     /// The kernel entry: the only function compiled for AVX2.
     #[target_feature(enable = "avx2")]
-    pub(super) fn compress(
-        token: Avx2x4,
-        states: [&mut State; 4],
-        blocks: [&[Block]; 4],
-        nblocks: usize,
-    ) {
-        multilane::compress::<V4, 4>(token, states, blocks, nblocks);
+    pub(super) fn compress(token: Avx2x4, states: [&mut State; 4], blocks: [&[Block]; 4]) {
+        multilane::compress::<V4, 4>(token, states, blocks);
     }
 
     /// Four `u64` lanes. A value exists only after an [`Avx2x4`] token was
-    /// presented (see the constructors in `Lanes`), so every method may use
+    /// presented (see the constructors in `Vector`), so every method may use
     /// AVX2 instructions.
     #[derive(Clone, Copy)]
     pub(super) struct V4(__m256i);
@@ -195,7 +189,7 @@ mod x86 {
         };
     }
 
-    impl Lanes<4> for V4 {
+    impl Vector<4> for V4 {
         type Token = Avx2x4;
 
         #[inline(always)]
@@ -237,20 +231,14 @@ mod x86 {
         }
 
         #[inline(always)]
-        fn load_block(_token: Avx2x4, blocks: &[&[Block]; 4], index: usize) -> [V4; 16] {
-            let b = [
-                &blocks[0][index],
-                &blocks[1][index],
-                &blocks[2][index],
-                &blocks[3][index],
-            ];
+        fn load_block(_token: Avx2x4, blocks: [&Block; 4]) -> [V4; 16] {
             // SAFETY: the token proves AVX2.
             let q = unsafe {
                 [
-                    load_quarter(&b, 0),
-                    load_quarter(&b, 32),
-                    load_quarter(&b, 64),
-                    load_quarter(&b, 96),
+                    load_quarter(&blocks, 0),
+                    load_quarter(&blocks, 32),
+                    load_quarter(&blocks, 64),
+                    load_quarter(&blocks, 96),
                 ]
             };
             [

@@ -38,10 +38,9 @@ impl Avx512x8 {
 impl Compress<8> for Avx512x8 {
     #[cfg(target_arch = "x86_64")]
     fn compress(self, states: [&mut State; 8], blocks: [&[Block]; 8]) {
-        let nblocks = super::common_len(&blocks);
         // SAFETY: `self` exists, so `Avx512x8::new` found AVX-512 F + BW + VL,
         // the features `x86::compress` is compiled for.
-        unsafe { x86::compress(self, states, blocks, nblocks) }
+        unsafe { x86::compress(self, states, blocks) }
     }
 
     #[cfg(not(target_arch = "x86_64"))]
@@ -52,24 +51,19 @@ impl Compress<8> for Avx512x8 {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::super::multilane::{self, Lanes};
+    use super::super::multilane::{self, Vector};
     use super::super::{Block, State};
     use super::Avx512x8;
     use core::arch::x86_64::*;
 
     /// The kernel entry: the only function compiled for AVX-512.
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
-    pub(super) fn compress(
-        token: Avx512x8,
-        states: [&mut State; 8],
-        blocks: [&[Block]; 8],
-        nblocks: usize,
-    ) {
-        multilane::compress::<V8, 8>(token, states, blocks, nblocks);
+    pub(super) fn compress(token: Avx512x8, states: [&mut State; 8], blocks: [&[Block]; 8]) {
+        multilane::compress::<V8, 8>(token, states, blocks);
     }
 
     /// Eight `u64` lanes. A value exists only after an [`Avx512x8`] token
-    /// was presented (see the constructors in `Lanes`), so every method may
+    /// was presented (see the constructors in `Vector`), so every method may
     /// use AVX-512 F + BW + VL instructions.
     #[derive(Clone, Copy)]
     pub(super) struct V8(__m512i);
@@ -204,7 +198,7 @@ mod x86 {
         };
     }
 
-    impl Lanes<8> for V8 {
+    impl Vector<8> for V8 {
         type Token = Avx512x8;
 
         #[inline(always)]
@@ -237,22 +231,12 @@ mod x86 {
         }
 
         #[inline(always)]
-        fn load_block(_token: Avx512x8, blocks: &[&[Block]; 8], index: usize) -> [V8; 16] {
-            let b = [
-                &blocks[0][index],
-                &blocks[1][index],
-                &blocks[2][index],
-                &blocks[3][index],
-                &blocks[4][index],
-                &blocks[5][index],
-                &blocks[6][index],
-                &blocks[7][index],
-            ];
+        fn load_block(_token: Avx512x8, blocks: [&Block; 8]) -> [V8; 16] {
             // SAFETY: the token proves AVX-512 F + BW; every pointer is to a
             // whole 128-byte block.
-            let lo = unsafe { load_half(&b, 0) };
+            let lo = unsafe { load_half(&blocks, 0) };
             // SAFETY: as above.
-            let hi = unsafe { load_half(&b, 64) };
+            let hi = unsafe { load_half(&blocks, 64) };
             [
                 lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], hi[0], hi[1], hi[2], hi[3],
                 hi[4], hi[5], hi[6], hi[7],
