@@ -40,8 +40,10 @@ pub trait LaneCount<F: Family, J>: 'static {
     type States: AsRef<[[F::Word; 8]]> + AsMut<[[F::Word; 8]]>;
     /// `[Option<J>; N]`.
     type Jobs: AsRef<[Option<J>]> + AsMut<[Option<J>]>;
-    /// The arrays, states set to `state` and no job.
-    fn new(state: [F::Word; 8]) -> (Self::States, Self::Jobs);
+    /// Zeroed states.
+    fn states() -> Self::States;
+    /// No job.
+    fn jobs() -> Self::Jobs;
 }
 
 /// `N` lanes: the [`LaneCount`] of a [`LaneSet`].
@@ -56,8 +58,12 @@ impl<F: Family, J, const N: usize> LaneCount<F, J> for Lanes<N> {
     type States = [[F::Word; 8]; N];
     type Jobs = [Option<J>; N];
     #[inline(always)]
-    fn new(state: [F::Word; 8]) -> (Self::States, Self::Jobs) {
-        ([state; N], [const { None }; N])
+    fn states() -> Self::States {
+        [[F::Word::default(); 8]; N]
+    }
+    #[inline(always)]
+    fn jobs() -> Self::Jobs {
+        [const { None }; N]
     }
 }
 
@@ -76,13 +82,13 @@ pub struct LaneSet<F: Family, J, L: LaneCount<F, J>> {
 }
 
 impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
-    /// An empty set (its states are `state`, unused).
+    /// An empty set. Built in place (its arrays are zeros and `None`s, no
+    /// copies), so that a manager made for a few jobs costs little.
     #[inline(always)]
-    pub fn new(state: [F::Word; 8]) -> Self {
-        let (states, jobs) = L::new(state);
+    pub fn new() -> Self {
         LaneSet {
-            states,
-            jobs,
+            states: L::states(),
+            jobs: L::jobs(),
             busy: 0,
             done: 0,
         }
@@ -243,6 +249,12 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
         self.busy &= !(1 << i);
         self.done &= !(1 << i);
         (self.states.as_ref()[i], job)
+    }
+}
+
+impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> Default for LaneSet<F, J, L> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
