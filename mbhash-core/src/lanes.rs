@@ -82,9 +82,11 @@ pub struct LaneSet<F: Family, J, L: LaneCount<F, J>> {
 }
 
 impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
-    /// An empty set. Built in place (its arrays are zeros and `None`s, no
-    /// copies), so that a manager made for a few jobs costs little.
-    #[inline(always)]
+    /// An empty set.
+    // Not inlined: called, it writes straight into the caller's memory (a
+    // manager's field), where inlined code would build the kilobyte of
+    // lanes on the stack and then copy it.
+    #[inline(never)]
     pub fn new() -> Self {
         LaneSet {
             states: L::states(),
