@@ -114,7 +114,8 @@ impl<A: Algorithm> Hasher<A> {
         // with its last block and the padding in one kernel call.
         self.total_len = self.total_len.wrapping_add(data.len() as u64);
         let (engine, state) = (&self.engine, &mut self.state);
-        self.buf.absorb(data, |blocks| engine.compress_one(state, blocks));
+        self.buf
+            .absorb(data, |blocks| engine.compress_one(state, blocks));
     }
 
     /// Pads, and returns the digest; the hasher is reset.

@@ -181,7 +181,9 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
 
     /// One round over the busy lanes (at least two): the shortest job's
     /// block count in every lane, one engine call; returns the lanes whose
-    /// job is done.
+    /// job is done. The engine sees as many lanes as it has (or up to the
+    /// highest busy one), not the whole set: a SHA-512 engine of 8 lanes
+    /// under a set of 16 fills and runs 8.
     #[inline]
     fn round<E: LaneEngine<F>>(
         engine: &E,
@@ -197,15 +199,19 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
             blocks[i] = b;
         }
         debug_assert!(n > 0, "busy lanes that are not done have blocks");
+        let width = engine
+            .lanes()
+            .max(32 - busy.leading_zeros() as usize)
+            .min(L::N);
         let filler = &blocks[busy.trailing_zeros() as usize][..n];
-        for (i, b) in blocks[..L::N].iter_mut().enumerate() {
+        for (i, b) in blocks[..width].iter_mut().enumerate() {
             *b = if busy & (1 << i) != 0 {
                 &b[..n]
             } else {
                 filler
             };
         }
-        engine.compress_lanes(states, &blocks[..L::N], busy);
+        engine.compress_lanes(&mut states[..width], &blocks[..width], busy);
         let mut done = 0;
         for i in lanes_of(busy) {
             if jobs[i].as_mut().is_some_and(|j| j.advance(n)) {

@@ -33,8 +33,8 @@
 #![deny(unsafe_code)]
 
 pub mod alg;
-mod buffer;
 pub mod algo;
+mod buffer;
 #[cfg(feature = "std")]
 pub mod crc32c;
 pub mod engine;

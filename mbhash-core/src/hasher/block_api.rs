@@ -59,7 +59,8 @@ impl<A: Algorithm> HasherCore<A> {
             .wrapping_add(tail.len() as u64);
         let mut buf = BlockBuffer::<A::Family>::new();
         buf.keep(tail);
-        self.engine.compress_one(&mut self.state, buf.pad(total_len));
+        self.engine
+            .compress_one(&mut self.state, buf.pad(total_len));
         let mut digest = A::ZERO_OUTPUT;
         <A::Family as Family>::write_digest(&self.state, digest.as_mut());
         out.copy_from_slice(digest.as_ref());

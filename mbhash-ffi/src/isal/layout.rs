@@ -11,8 +11,8 @@
 use core::ffi::c_void;
 use core::mem::{MaybeUninit, align_of, offset_of, size_of};
 
-use mbhash_core::alg::{Algorithm, Family, Sha256, Sha256Family, Sha512, Sha512Family};
 use mbhash_core::BlockBuffer;
+use mbhash_core::alg::{Algorithm, Family, Sha256, Sha256Family, Sha512, Sha512Family};
 use mbhash_core::lanes::{LaneCount, Lanes};
 
 use super::engine_cell::EngineCell;
