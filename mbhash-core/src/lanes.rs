@@ -153,7 +153,11 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     /// busy lane, in one engine call; idle lanes get a busy lane's blocks as
     /// filler (their states are garbage afterwards). A lone busy lane runs
     /// on the engine's one-stream path.
+    #[inline]
     pub fn run<E: LaneEngine<F>>(&mut self, engine: &E) -> Option<usize> {
+        // The cheap cases inline in the caller (a job already done, an
+        // empty set, one busy lane on the one-stream kernel); rounds over
+        // several lanes in a call.
         loop {
             if self.done != 0 {
                 return Some(self.done.trailing_zeros() as usize);
@@ -162,21 +166,31 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
             if busy == 0 {
                 return None;
             }
-            let jobs = self.jobs.as_mut();
-            let states = self.states.as_mut();
-            if busy.is_power_of_two() {
-                let i = busy.trailing_zeros() as usize;
-                let job = jobs[i].as_mut().expect("a busy lane has a job");
-                let blocks = job.blocks();
-                let n = blocks.len();
-                engine.compress_one(&mut states[i], blocks);
-                if job.advance(n) {
-                    self.done |= 1 << i;
-                }
-                continue;
+            if !busy.is_power_of_two() {
+                return self.run_rounds(engine);
             }
-            self.done = Self::round(engine, states, jobs, busy);
+            let i = busy.trailing_zeros() as usize;
+            let job = self.jobs.as_mut()[i]
+                .as_mut()
+                .expect("a busy lane has a job");
+            let blocks = job.blocks();
+            let n = blocks.len();
+            engine.compress_one(&mut self.states.as_mut()[i], blocks);
+            if job.advance(n) {
+                self.done |= 1 << i;
+            }
         }
+    }
+
+    /// [`LaneSet::run`] with at least two busy lanes: rounds until some job
+    /// is done.
+    #[inline(never)]
+    fn run_rounds<E: LaneEngine<F>>(&mut self, engine: &E) -> Option<usize> {
+        while self.done == 0 {
+            let busy = self.busy;
+            self.done = Self::round(engine, self.states.as_mut(), self.jobs.as_mut(), busy);
+        }
+        Some(self.done.trailing_zeros() as usize)
     }
 
     /// One round over the busy lanes (at least two): the shortest job's
