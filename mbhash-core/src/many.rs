@@ -1,7 +1,6 @@
 //! Hash many independent messages at once.
 
-use crate::alg::{Algorithm, Family, MAX_LANES};
-use crate::buffer::BlockBuffer;
+use crate::alg::{Algorithm, BlockOf, Family, MAX_LANES};
 use crate::engine::LaneEngine;
 use crate::lanes::{LaneSet, Lanes, SliceJob};
 use crate::manager::{Context, Flags, JobManager};
@@ -109,21 +108,18 @@ fn short_messages<A: Algorithm>(
         return false;
     }
     let lanes = engine.lanes().clamp(1, MAX_LANES);
-    let mut bufs: [BlockBuffer<A::Family>; MAX_LANES] = [const { BlockBuffer::new() }; MAX_LANES];
+    let zero = <A::Family as Family>::ZERO_BLOCK;
+    let mut bufs: [[BlockOf<A>; 2]; MAX_LANES] = [[zero; 2]; MAX_LANES];
     for (msgs, outs) in messages.chunks(lanes).zip(out.chunks_mut(lanes)) {
         let mut counts = [0usize; MAX_LANES];
         for (i, m) in msgs.iter().enumerate() {
-            bufs[i].push(m);
-            counts[i] = bufs[i].pad(m.len() as u64).len();
+            let bytes = <A::Family as Family>::bytes_mut(&mut bufs[i]);
+            bytes[..m.len()].copy_from_slice(m);
+            counts[i] = <A::Family as Family>::pad(&mut bufs[i], m.len(), m.len() as u64);
         }
         let mut set: LaneSet<A::Family, SliceJob<'_, A::Family>, Lanes<MAX_LANES>> = LaneSet::new();
         for (buf, n) in bufs.iter().zip(&counts[..msgs.len()]) {
-            set.insert(
-                A::IV,
-                SliceJob {
-                    blocks: &buf.blocks()[..*n],
-                },
-            );
+            set.insert(A::IV, SliceJob { blocks: &buf[..*n] });
         }
         // Lanes are filled in order from an empty set: lane i holds
         // message i of the chunk.
