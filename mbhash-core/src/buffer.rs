@@ -1,46 +1,46 @@
-//! The partial block of a stream: the one buffering routine of every
-//! hasher, job manager context and isa-l context.
-//!
-//! A [`BlockBuffer`] holds the bytes of a stream that do not yet make a
-//! whole block, and two blocks of room so that the end of the message and
-//! its padding ([`Family::pad`]) are compressed in one kernel call. The
-//! three users drive it the same way:
-//!
-//! 1. [`BlockBuffer::fill`] completes a buffered partial block from the
-//!    chunk; [`BlockBuffer::take_block`] then yields it as a whole block;
-//! 2. the chunk's whole blocks are compressed straight from the caller's
-//!    memory ([`Family::split_blocks`]), and [`BlockBuffer::keep`] stores
-//!    the tail;
-//! 3. [`BlockBuffer::pad`] finishes the stream: one or two padded blocks.
-//!
-//! Short last chunks go in whole ([`BlockBuffer::fits_with_padding`],
-//! [`BlockBuffer::push`]) so that message and padding run together.
-//!
-//! ```
-//! use mbhash_core::alg::Sha256Family;
-//! use mbhash_core::BlockBuffer;
-//!
-//! let mut buf = BlockBuffer::<Sha256Family>::new();
-//! buf.keep(b"abc"); // the tail of an earlier chunk
-//! let rest = buf.fill(&[7; 70]); // completes the block...
-//! assert_eq!(rest.len(), 70 - 61);
-//! assert_eq!(buf.take_block().map(<[_]>::len), Some(1)); // ...to compress
-//! buf.keep(rest); // this chunk's tail
-//! assert_eq!(buf.pad(73).len(), 1); // 9 bytes and the padding: one block
-//! assert!(buf.is_empty());
-//! ```
-//!
-//! `#[repr(C)]`: the bytes, then the length as a `u32`, which is the layout
-//! of isa-l_crypto's `partial_block_buffer` and
-//! `partial_block_buffer_length`, so the isa-l drop-in's contexts hold one
-//! in place.
+//! A stream's partial block: [`BlockBuffer`].
 
 use core::fmt;
 
 use crate::alg::Family;
 
 /// A stream's partial block (up to one whole block between chunks) and the
-/// room for its padding. See the [module documentation](self).
+/// room for its padding: the one buffering routine of every hasher, job
+/// manager context and isa-l context.
+///
+/// A [`BlockBuffer`] holds the bytes of a stream that do not yet make a
+/// whole block, and two blocks of room so that the end of the message and
+/// its padding ([`Family::pad`]) are compressed in one kernel call. The
+/// three users drive it the same way:
+///
+/// 1. [`BlockBuffer::fill`] completes a buffered partial block from the
+///    chunk; [`BlockBuffer::take_block`] then yields it as a whole block;
+/// 2. the chunk's whole blocks are compressed straight from the caller's
+///    memory ([`Family::split_blocks`]), and [`BlockBuffer::keep`] stores
+///    the tail;
+/// 3. [`BlockBuffer::pad`] finishes the stream: one or two padded blocks.
+///
+/// Short last chunks go in whole ([`BlockBuffer::fits_with_padding`],
+/// [`BlockBuffer::push`]) so that message and padding run together.
+///
+/// ```
+/// use mbhash_core::alg::Sha256Family;
+/// use mbhash_core::BlockBuffer;
+///
+/// let mut buf = BlockBuffer::<Sha256Family>::new();
+/// buf.keep(b"abc"); // the tail of an earlier chunk
+/// let rest = buf.fill(&[7; 70]); // completes the block...
+/// assert_eq!(rest.len(), 70 - 61);
+/// assert_eq!(buf.take_block().map(<[_]>::len), Some(1)); // ...to compress
+/// buf.keep(rest); // this chunk's tail
+/// assert_eq!(buf.pad(73).len(), 1); // 9 bytes and the padding: one block
+/// assert!(buf.is_empty());
+/// ```
+///
+/// `#[repr(C)]`: the bytes, then the length as a `u32`, which is the layout
+/// of isa-l_crypto's `partial_block_buffer` and
+/// `partial_block_buffer_length`, so the isa-l drop-in's contexts hold one
+/// in place.
 #[repr(C)]
 pub struct BlockBuffer<F: Family> {
     blocks: [F::Block; 2],
