@@ -18,7 +18,8 @@ use core::fmt;
 
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 
-use crate::alg::{self, Algorithm, BlockOf, Family, StateOf};
+use crate::alg::{self, Algorithm, Family, StateOf};
+use crate::buffer::BlockBuffer;
 use crate::engine::LaneEngine;
 
 mod block_api;
@@ -47,8 +48,7 @@ pub use block_api::HasherCore;
 pub struct Hasher<A: Algorithm> {
     engine: <A::Family as Family>::Engine,
     state: StateOf<A>,
-    buf: [BlockOf<A>; 2],
-    buf_len: usize,
+    buf: BlockBuffer<A::Family>,
     total_len: u64,
 }
 
@@ -101,51 +101,28 @@ impl<A: Algorithm> Hasher<A> {
         Hasher {
             engine,
             state: A::IV,
-            buf: [<A::Family as Family>::ZERO_BLOCK; 2],
-            buf_len: 0,
+            buf: BlockBuffer::new(),
             total_len: 0,
         }
     }
 
     /// Absorbs `data`.
-    pub fn update(&mut self, mut data: &[u8]) {
-        // A block that ends the data so far stays buffered (up to one whole
-        // block), so that a message of whole blocks is finished with its last
-        // block and the padding in one kernel call.
-        let block_len = <A::Family as Family>::BLOCK_LEN;
+    #[inline]
+    pub fn update(&mut self, data: &[u8]) {
+        // The last block of the data so far stays buffered (see
+        // `BlockBuffer::absorb`), so a message of whole blocks is finished
+        // with its last block and the padding in one kernel call.
         self.total_len = self.total_len.wrapping_add(data.len() as u64);
-        if self.buf_len > 0 {
-            let fill = (block_len - self.buf_len).min(data.len());
-            let bytes = <A::Family as Family>::bytes_mut(&mut self.buf);
-            bytes[self.buf_len..self.buf_len + fill].copy_from_slice(&data[..fill]);
-            self.buf_len += fill;
-            data = &data[fill..];
-            if data.is_empty() {
-                return;
-            }
-            self.engine.compress_one(&mut self.state, &self.buf[..1]);
-            self.buf_len = 0;
-        }
-        let (mut blocks, mut tail) = <A::Family as Family>::split_blocks(data);
-        if tail.is_empty() && !blocks.is_empty() {
-            // Keep the last whole block back.
-            let split = data.len() - block_len;
-            blocks = <A::Family as Family>::split_blocks(&data[..split]).0;
-            tail = &data[split..];
-        }
-        if !blocks.is_empty() {
-            self.engine.compress_one(&mut self.state, blocks);
-        }
-        let bytes = <A::Family as Family>::bytes_mut(&mut self.buf);
-        bytes[..tail.len()].copy_from_slice(tail);
-        self.buf_len = tail.len();
+        let (engine, state) = (&self.engine, &mut self.state);
+        self.buf
+            .absorb(data, |blocks| engine.compress_one(state, blocks));
     }
 
     /// Pads, and returns the digest; the hasher is reset.
+    #[inline]
     pub fn finalize_reset_output(&mut self) -> A::Output {
-        let blocks = <A::Family as Family>::pad(&mut self.buf, self.buf_len, self.total_len);
-        self.engine
-            .compress_one(&mut self.state, &self.buf[..blocks]);
+        let blocks = self.buf.pad(self.total_len);
+        self.engine.compress_one(&mut self.state, blocks);
         let mut out = A::ZERO_OUTPUT;
         <A::Family as Family>::write_digest(&self.state, out.as_mut());
         self.reset_state();
@@ -161,7 +138,7 @@ impl<A: Algorithm> Hasher<A> {
 
     fn reset_state(&mut self) {
         self.state = A::IV;
-        self.buf_len = 0;
+        self.buf.clear();
         self.total_len = 0;
     }
 }
@@ -177,8 +154,7 @@ impl<A: Algorithm> Clone for Hasher<A> {
         Hasher {
             engine: self.engine,
             state: self.state,
-            buf: self.buf,
-            buf_len: self.buf_len,
+            buf: self.buf.clone(),
             total_len: self.total_len,
         }
     }

@@ -40,8 +40,10 @@ pub trait LaneCount<F: Family, J>: 'static {
     type States: AsRef<[[F::Word; 8]]> + AsMut<[[F::Word; 8]]>;
     /// `[Option<J>; N]`.
     type Jobs: AsRef<[Option<J>]> + AsMut<[Option<J>]>;
-    /// The arrays, states set to `state` and no job.
-    fn new(state: [F::Word; 8]) -> (Self::States, Self::Jobs);
+    /// Zeroed states.
+    fn states() -> Self::States;
+    /// No job.
+    fn jobs() -> Self::Jobs;
 }
 
 /// `N` lanes: the [`LaneCount`] of a [`LaneSet`].
@@ -56,8 +58,12 @@ impl<F: Family, J, const N: usize> LaneCount<F, J> for Lanes<N> {
     type States = [[F::Word; 8]; N];
     type Jobs = [Option<J>; N];
     #[inline(always)]
-    fn new(state: [F::Word; 8]) -> (Self::States, Self::Jobs) {
-        ([state; N], [const { None }; N])
+    fn states() -> Self::States {
+        [[F::Word::default(); 8]; N]
+    }
+    #[inline(always)]
+    fn jobs() -> Self::Jobs {
+        [const { None }; N]
     }
 }
 
@@ -76,13 +82,15 @@ pub struct LaneSet<F: Family, J, L: LaneCount<F, J>> {
 }
 
 impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
-    /// An empty set (its states are `state`, unused).
-    #[inline(always)]
-    pub fn new(state: [F::Word; 8]) -> Self {
-        let (states, jobs) = L::new(state);
+    /// An empty set.
+    // Not inlined: called, it writes straight into the caller's memory (a
+    // manager's field), where inlined code would build the kilobyte of
+    // lanes on the stack and then copy it.
+    #[inline(never)]
+    pub fn new() -> Self {
         LaneSet {
-            states,
-            jobs,
+            states: L::states(),
+            jobs: L::jobs(),
             busy: 0,
             done: 0,
         }
@@ -145,7 +153,11 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     /// busy lane, in one engine call; idle lanes get a busy lane's blocks as
     /// filler (their states are garbage afterwards). A lone busy lane runs
     /// on the engine's one-stream path.
+    #[inline]
     pub fn run<E: LaneEngine<F>>(&mut self, engine: &E) -> Option<usize> {
+        // The cheap cases inline in the caller (a job already done, an
+        // empty set, one busy lane on the one-stream kernel); rounds over
+        // several lanes in a call.
         loop {
             if self.done != 0 {
                 return Some(self.done.trailing_zeros() as usize);
@@ -154,26 +166,38 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
             if busy == 0 {
                 return None;
             }
-            let jobs = self.jobs.as_mut();
-            let states = self.states.as_mut();
-            if busy.is_power_of_two() {
-                let i = busy.trailing_zeros() as usize;
-                let job = jobs[i].as_mut().expect("a busy lane has a job");
-                let blocks = job.blocks();
-                let n = blocks.len();
-                engine.compress_one(&mut states[i], blocks);
-                if job.advance(n) {
-                    self.done |= 1 << i;
-                }
-                continue;
+            if !busy.is_power_of_two() {
+                return self.run_rounds(engine);
             }
-            self.done = Self::round(engine, states, jobs, busy);
+            let i = busy.trailing_zeros() as usize;
+            let job = self.jobs.as_mut()[i]
+                .as_mut()
+                .expect("a busy lane has a job");
+            let blocks = job.blocks();
+            let n = blocks.len();
+            engine.compress_one(&mut self.states.as_mut()[i], blocks);
+            if job.advance(n) {
+                self.done |= 1 << i;
+            }
         }
+    }
+
+    /// [`LaneSet::run`] with at least two busy lanes: rounds until some job
+    /// is done.
+    #[inline(never)]
+    fn run_rounds<E: LaneEngine<F>>(&mut self, engine: &E) -> Option<usize> {
+        while self.done == 0 {
+            let busy = self.busy;
+            self.done = Self::round(engine, self.states.as_mut(), self.jobs.as_mut(), busy);
+        }
+        Some(self.done.trailing_zeros() as usize)
     }
 
     /// One round over the busy lanes (at least two): the shortest job's
     /// block count in every lane, one engine call; returns the lanes whose
-    /// job is done.
+    /// job is done. The engine sees as many lanes as it has (or up to the
+    /// highest busy one), not the whole set: a SHA-512 engine of 8 lanes
+    /// under a set of 16 fills and runs 8.
     #[inline]
     fn round<E: LaneEngine<F>>(
         engine: &E,
@@ -189,15 +213,19 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
             blocks[i] = b;
         }
         debug_assert!(n > 0, "busy lanes that are not done have blocks");
+        let width = engine
+            .lanes()
+            .max(32 - busy.leading_zeros() as usize)
+            .min(L::N);
         let filler = &blocks[busy.trailing_zeros() as usize][..n];
-        for (i, b) in blocks[..L::N].iter_mut().enumerate() {
+        for (i, b) in blocks[..width].iter_mut().enumerate() {
             *b = if busy & (1 << i) != 0 {
                 &b[..n]
             } else {
                 filler
             };
         }
-        engine.compress_lanes(states, &blocks[..L::N], busy);
+        engine.compress_lanes(&mut states[..width], &blocks[..width], busy);
         let mut done = 0;
         for i in lanes_of(busy) {
             if jobs[i].as_mut().is_some_and(|j| j.advance(n)) {
@@ -243,6 +271,12 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
         self.busy &= !(1 << i);
         self.done &= !(1 << i);
         (self.states.as_ref()[i], job)
+    }
+}
+
+impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> Default for LaneSet<F, J, L> {
+    fn default() -> Self {
+        Self::new()
     }
 }
 

@@ -5,6 +5,8 @@
 //! * [`hash_many`]: many messages at once.
 //! * [`Sha256`], [`Sha224`], [`Sha512`], [`Sha384`], [`Sha512_256`],
 //!   [`Sha512_224`]: one-stream hashers with the `digest` traits.
+//! * [`BlockBuffer`]: a stream's partial block and padding, the one
+//!   buffering routine of the hashers, the contexts and the C library.
 //! * [`HashService`] ([`service`]): worker threads hashing owned buffers
 //!   submitted from any thread, with handles, callbacks or channels.
 //! * [`Pool`] ([`pool`]): a shared, synchronous pool with no threads of its
@@ -32,6 +34,7 @@
 
 pub mod alg;
 pub mod algo;
+mod buffer;
 #[cfg(feature = "std")]
 pub mod crc32c;
 pub mod engine;
@@ -46,6 +49,7 @@ pub mod service;
 pub mod verity;
 
 pub use algo::Algo;
+pub use buffer::BlockBuffer;
 pub use hasher::{Hasher, HasherCore, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
 pub use manager::{
     Context, ErrorKind, Flags, JobManager, Sha224Context, Sha224Manager, Sha256Context,

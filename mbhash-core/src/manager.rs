@@ -59,6 +59,7 @@ use crate::alg::{
     Algorithm, BlockOf, Family, MAX_LANES, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
     StateOf,
 };
+use crate::buffer::BlockBuffer;
 use crate::engine::{EngineError, LaneEngine};
 use crate::lanes::{LaneJob, LaneSet, Lanes};
 
@@ -240,9 +241,8 @@ impl<A: Algorithm> core::error::Error for SubmitError<'_, A> {}
 /// ```
 pub struct Context<A: Algorithm> {
     state: StateOf<A>,
-    /// Partial block between chunks; both blocks hold the padding at the end.
-    buf: [BlockOf<A>; 2],
-    buf_len: usize,
+    /// Partial block between chunks, and the padding at the end.
+    buf: BlockBuffer<A::Family>,
     total_len: u64,
     status: Status,
     error: Option<ErrorKind>,
@@ -253,8 +253,7 @@ impl<A: Algorithm> Clone for Context<A> {
     fn clone(&self) -> Self {
         Context {
             state: self.state,
-            buf: self.buf,
-            buf_len: self.buf_len,
+            buf: self.buf.clone(),
             total_len: self.total_len,
             status: self.status,
             error: self.error,
@@ -291,8 +290,7 @@ impl<A: Algorithm> Context<A> {
     pub fn with_id(id: u64) -> Self {
         Context {
             state: A::IV,
-            buf: [<A::Family as Family>::ZERO_BLOCK; 2],
-            buf_len: 0,
+            buf: BlockBuffer::new(),
             total_len: 0,
             status: Status::New,
             error: None,
@@ -384,9 +382,9 @@ impl<A: Algorithm> LaneJob<A::Family> for Lane<'_, A> {
     #[inline]
     fn blocks(&self) -> &[BlockOf<A>] {
         match self.stage {
-            Stage::Prefix => &self.ctx.buf[..1],
+            Stage::Prefix => &self.ctx.buf.blocks()[..1],
             Stage::Middle => <A::Family as Family>::split_blocks(self.data).0,
-            Stage::Suffix { from, to } => &self.ctx.buf[from as usize..to as usize],
+            Stage::Suffix { from, to } => &self.ctx.buf.blocks()[from as usize..to as usize],
             Stage::Done => &[],
         }
     }
@@ -415,7 +413,7 @@ impl<A: Algorithm> LaneJob<A::Family> for Lane<'_, A> {
 }
 
 impl<A: Algorithm> Lane<'_, A> {
-    /// While in the middle stage with no whole block left, moves the tail into
+    /// While in the middle stage with no whole block left, keeps the tail in
     /// the context's buffer and either pads it (LAST) or is done.
     #[inline]
     fn settle(&mut self) {
@@ -424,19 +422,20 @@ impl<A: Algorithm> Lane<'_, A> {
         }
         let ctx = &mut *self.ctx;
         let tail = core::mem::take(&mut self.data);
-        let bytes = <A::Family as Family>::bytes_mut(&mut ctx.buf);
-        bytes[ctx.buf_len..ctx.buf_len + tail.len()].copy_from_slice(tail);
-        ctx.buf_len += tail.len();
-        if self.last {
-            let blocks = <A::Family as Family>::pad(&mut ctx.buf, ctx.buf_len, ctx.total_len);
-            ctx.buf_len = 0;
-            self.stage = Stage::Suffix {
+        // A tail is left only after the buffered partial block was
+        // completed (or there was none): the buffer is empty.
+        if !tail.is_empty() {
+            ctx.buf.keep(tail);
+        }
+        self.stage = if self.last {
+            let blocks = ctx.buf.pad(ctx.total_len).len();
+            Stage::Suffix {
                 from: 0,
                 to: blocks as u8,
-            };
+            }
         } else {
-            self.stage = Stage::Done;
-        }
+            Stage::Done
+        };
     }
 }
 
@@ -550,7 +549,7 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
         JobManager {
             engine,
             lane_count: engine.lanes().clamp(1, MAX_LANES),
-            lanes: LaneSet::new(A::IV),
+            lanes: LaneSet::new(),
         }
     }
 
@@ -596,7 +595,7 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
             return Err(SubmitError { kind, ctx });
         }
         let state = if flags.is_first() {
-            ctx.buf_len = 0;
+            ctx.buf.clear();
             ctx.total_len = 0;
             A::IV
         } else {
@@ -606,27 +605,18 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
         ctx.status = Status::Processing;
         ctx.error = None;
 
-        let block_len = <A::Family as Family>::BLOCK_LEN;
         let mut rest = data;
         let mut stage = Stage::Middle;
-        let bytes = <A::Family as Family>::bytes_mut(&mut ctx.buf);
-        if flags.is_last()
-            && ctx.buf_len + rest.len() < 2 * block_len - <A::Family as Family>::LENGTH_LEN
-        {
+        if flags.is_last() && ctx.buf.fits_with_padding(rest.len()) {
             // A short last chunk goes into the buffer whole, so that the
             // message and its padding run in one kernel call (at most two
             // blocks are copied).
-            bytes[ctx.buf_len..ctx.buf_len + rest.len()].copy_from_slice(rest);
-            ctx.buf_len += rest.len();
+            ctx.buf.push(rest);
             rest = &[];
-        } else if ctx.buf_len > 0 {
+        } else {
             // Complete a buffered partial block first.
-            let fill = (block_len - ctx.buf_len).min(rest.len());
-            bytes[ctx.buf_len..ctx.buf_len + fill].copy_from_slice(&rest[..fill]);
-            ctx.buf_len += fill;
-            rest = &rest[fill..];
-            if ctx.buf_len == block_len {
-                ctx.buf_len = 0;
+            rest = ctx.buf.fill(rest);
+            if ctx.buf.take_block().is_some() {
                 stage = Stage::Prefix;
             }
         }

@@ -117,8 +117,7 @@ fn short_messages<A: Algorithm>(
             bytes[..m.len()].copy_from_slice(m);
             counts[i] = <A::Family as Family>::pad(&mut bufs[i], m.len(), m.len() as u64);
         }
-        let mut set: LaneSet<A::Family, SliceJob<'_, A::Family>, Lanes<MAX_LANES>> =
-            LaneSet::new(A::IV);
+        let mut set: LaneSet<A::Family, SliceJob<'_, A::Family>, Lanes<MAX_LANES>> = LaneSet::new();
         for (buf, n) in bufs.iter().zip(&counts[..msgs.len()]) {
             set.insert(A::IV, SliceJob { blocks: &buf[..*n] });
         }

@@ -79,10 +79,9 @@ impl CtxInner {
         unsafe { (&raw mut (*this).ctx).cast() }
     }
 
-    /// The address of the Rust context (arithmetic only, nothing is read).
-    pub(crate) fn rust_ctx_addr(this: *const CtxInner) -> usize {
-        this as usize + core::mem::offset_of!(CtxInner, ctx)
-    }
+    /// Where the Rust context is in a context: its address, less this, is
+    /// the context's (arithmetic only).
+    pub(crate) const RUST_CTX_OFFSET: usize = core::mem::offset_of!(CtxInner, ctx);
 
     /// Marks the context in flight; false if it already was.
     ///

@@ -138,13 +138,17 @@ impl MgrInner {
     /// reference.
     fn finish<A: FfiAlg>(&mut self, rust_ctx: *mut Context<A>) -> *mut mbh_ctx {
         // Addresses only: the other jobs' Rust contexts are borrowed by the
-        // manager, so not even a place is formed from them here.
-        let slot = self
+        // manager, so not even a place is formed from them here. The
+        // registered pointer is the one whose Rust context is at
+        // `rust_ctx` (a plain compare of addresses over the slots, which
+        // the compiler vectorises).
+        let want = (rust_ctx as usize).wrapping_sub(CtxInner::RUST_CTX_OFFSET);
+        let i = self
             .jobs
-            .iter_mut()
-            .find(|j| !j.is_null() && CtxInner::rust_ctx_addr(**j) == rust_ctx as usize)
+            .iter()
+            .position(|j| *j as usize == want)
             .expect("a finished job is registered");
-        let ctx = core::mem::replace(slot, ptr::null_mut());
+        let ctx = core::mem::replace(&mut self.jobs[i], ptr::null_mut());
         // SAFETY: as above; the manager no longer refers to it.
         unsafe { CtxInner::release(ctx) };
         ctx.cast()

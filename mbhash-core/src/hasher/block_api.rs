@@ -27,6 +27,7 @@ use digest::{Output, Reset};
 
 use super::Hasher;
 use crate::alg::{self, Algorithm, Family, StateOf};
+use crate::buffer::BlockBuffer;
 use crate::engine::LaneEngine;
 
 /// The block-level core of [`Hasher`]: whole blocks in, padding at the end,
@@ -56,10 +57,10 @@ impl<A: Algorithm> HasherCore<A> {
             .blocks
             .wrapping_mul(block_len as u64)
             .wrapping_add(tail.len() as u64);
-        let mut buf = [<A::Family as Family>::ZERO_BLOCK; 2];
-        <A::Family as Family>::bytes_mut(&mut buf)[..tail.len()].copy_from_slice(tail);
-        let blocks = <A::Family as Family>::pad(&mut buf, tail.len(), total_len);
-        self.engine.compress_one(&mut self.state, &buf[..blocks]);
+        let mut buf = BlockBuffer::<A::Family>::new();
+        buf.keep(tail);
+        self.engine
+            .compress_one(&mut self.state, buf.pad(total_len));
         let mut digest = A::ZERO_OUTPUT;
         <A::Family as Family>::write_digest(&self.state, digest.as_mut());
         out.copy_from_slice(digest.as_ref());
@@ -161,9 +162,7 @@ macro_rules! block_api {
                     .blocks
                     .wrapping_mul(block_len)
                     .wrapping_add(tail.len() as u64);
-                <<$alg as Algorithm>::Family as Family>::bytes_mut(&mut hasher.buf)[..tail.len()]
-                    .copy_from_slice(tail);
-                hasher.buf_len = tail.len();
+                hasher.buf.keep(tail);
                 hasher
             }
 
@@ -171,18 +170,17 @@ macro_rules! block_api {
                 let block_len = <<$alg as Algorithm>::Family as Family>::BLOCK_LEN;
                 // The hasher may hold back one whole block; the eager buffer
                 // holds less than a block, so compress it.
-                if self.buf_len == block_len {
-                    self.engine.compress_one(&mut self.state, &self.buf[..1]);
-                    self.buf_len = 0;
+                if let Some(block) = self.buf.take_block() {
+                    self.engine.compress_one(&mut self.state, block);
                 }
-                let done = self.total_len.wrapping_sub(self.buf_len as u64);
+                let done = self.total_len.wrapping_sub(self.buf.len() as u64);
                 let core = HasherCore {
                     engine: self.engine,
                     state: self.state,
                     blocks: done / block_len as u64,
                 };
-                let bytes = <<$alg as Algorithm>::Family as Family>::bytes_mut(&mut self.buf);
-                (core, Buffer::<Self::Core>::new(&bytes[..self.buf_len]))
+                let bytes = self.buf.blocks().as_flattened();
+                (core, Buffer::<Self::Core>::new(&bytes[..self.buf.len()]))
             }
         }
     };

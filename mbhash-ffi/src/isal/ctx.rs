@@ -62,7 +62,7 @@ pub(crate) unsafe fn submit<F: IsalFamily>(
         c.error = ERROR_ALREADY_COMPLETED;
         return Ok(ctx);
     }
-    if !first && c.partial_block_buffer_length as usize >= block_len {
+    if !first && c.partial.len() >= block_len {
         // Not a stream isa-l_crypto leaves between calls (its partial block
         // is always shorter than a block): a context never started.
         c.error = ERROR_ALREADY_COMPLETED;
@@ -82,7 +82,7 @@ pub(crate) unsafe fn submit<F: IsalFamily>(
     if first {
         c.job.result_digest = <F::Alg as Algorithm>::IV;
         c.total_length = 0;
-        c.partial_block_buffer_length = 0;
+        c.partial.clear();
     }
     c.error = ERROR_NONE;
     c.incoming_buffer = buffer;
@@ -95,17 +95,18 @@ pub(crate) unsafe fn submit<F: IsalFamily>(
     c.total_length = c.total_length.wrapping_add(u64::from(len));
 
     // Complete a buffered partial block first, or buffer a short chunk.
-    let have = c.partial_block_buffer_length as usize;
-    if have != 0 || data.len() < block_len {
-        let copy = (block_len - have).min(data.len());
-        if copy != 0 {
-            c.partial_block_buffer.as_mut()[have..have + copy].copy_from_slice(&data[..copy]);
-            c.partial_block_buffer_length += copy as u32;
-            c.incoming_buffer = data[copy..].as_ptr();
-            c.incoming_buffer_length = len - copy as u32;
+    if !c.partial.is_empty() || data.len() < block_len {
+        let rest = if c.partial.is_empty() {
+            c.partial.keep(data);
+            &data[data.len()..]
+        } else {
+            c.partial.fill(data)
+        };
+        if rest.len() != data.len() {
+            c.incoming_buffer = rest.as_ptr();
+            c.incoming_buffer_length = rest.len() as u32;
         }
-        if c.partial_block_buffer_length as usize == block_len {
-            c.partial_block_buffer_length = 0;
+        if c.partial.take_block().is_some() {
             let block = partial_blocks(ctx);
             c.job.buffer = block.cast_mut().cast();
             c.job.len = 1;
@@ -160,15 +161,14 @@ unsafe fn resubmit<F: IsalFamily>(
             c.status = STS_COMPLETE;
             return ctx;
         }
-        if c.partial_block_buffer_length == 0 && c.incoming_buffer_length != 0 {
+        if c.partial.is_empty() && c.incoming_buffer_length != 0 {
             // SAFETY: `submit` set these from the caller's buffer, readable
             // until the context comes back (the caller's contract).
             let data = unsafe {
                 core::slice::from_raw_parts(c.incoming_buffer, c.incoming_buffer_length as usize)
             };
             let (blocks, tail) = F::split_blocks(data);
-            c.partial_block_buffer.as_mut()[..tail.len()].copy_from_slice(tail);
-            c.partial_block_buffer_length = tail.len() as u32;
+            c.partial.keep(tail);
             c.incoming_buffer_length = 0;
             if !blocks.is_empty() {
                 c.job.buffer = blocks.as_ptr().cast::<u8>().cast_mut();
@@ -180,8 +180,9 @@ unsafe fn resubmit<F: IsalFamily>(
             }
         }
         if c.status & STS_LAST != 0 {
-            let len = (c.total_length % F::BLOCK_LEN as u64) as usize;
-            let blocks = F::pad_bytes(c.partial_block_buffer.as_mut(), len, c.total_length);
+            // The buffer holds `total_length % BLOCK_LEN` bytes (fewer than
+            // a block: `submit` refuses any other length).
+            let blocks = c.partial.pad(c.total_length).len();
             c.status = STS_PROCESSING | STS_COMPLETE;
             let data = partial_blocks(ctx);
             c.job.buffer = data.cast_mut().cast();

@@ -10,7 +10,6 @@
 
 use core::ptr::{self, NonNull};
 
-use mbhash_core::alg::Algorithm;
 use mbhash_core::engine::LaneEngine;
 use mbhash_core::lanes::{LaneJob, LaneSet};
 
@@ -88,7 +87,7 @@ impl<F: IsalFamily> LaneMgr<F> {
     /// An empty manager on `engine`.
     pub(crate) fn new(engine: &'static F::Engine) -> Self {
         LaneMgr {
-            set: LaneSet::new(<F::Alg as Algorithm>::IV),
+            set: LaneSet::new(),
             engine,
             lane_count: engine.lanes().clamp(1, F::MAX_LANES) as u32,
             magic: MAGIC_READY,
@@ -182,7 +181,7 @@ impl<F: IsalFamily> LaneMgr<F> {
 /// pointer's provenance).
 pub(crate) fn partial_blocks<F: IsalFamily>(ctx: *mut HashCtx<F>) -> *const F::Block {
     // Address arithmetic only: nothing is read, no reference is made.
-    ctx.wrapping_byte_add(core::mem::offset_of!(HashCtx<F>, partial_block_buffer))
+    ctx.wrapping_byte_add(core::mem::offset_of!(HashCtx<F>, partial))
         .cast::<F::Block>()
         .cast_const()
 }

@@ -11,6 +11,7 @@
 use core::ffi::c_void;
 use core::mem::{MaybeUninit, align_of, offset_of, size_of};
 
+use mbhash_core::BlockBuffer;
 use mbhash_core::alg::{Algorithm, Family, Sha256, Sha256Family, Sha512, Sha512Family};
 use mbhash_core::lanes::{LaneCount, Lanes};
 
@@ -21,8 +22,6 @@ use super::lanes::{IsalJob, LaneMgr};
 pub(crate) trait IsalFamily: Family {
     /// The algorithm isa-l_crypto computes with this family (its IV).
     type Alg: Algorithm<Family = Self>;
-    /// `[u8; 2 * BLOCK_LEN]`: the context's partial block buffer.
-    type Partial: AsRef<[u8]> + AsMut<[u8]>;
     /// Padding after a job's last field, up to a multiple of 64 bytes.
     type JobTail;
     /// The lane count of the manager: `MAX_LANES`.
@@ -42,7 +41,6 @@ pub(crate) trait IsalFamily: Family {
 
 impl IsalFamily for Sha256Family {
     type Alg = Sha256;
-    type Partial = [u8; 128];
     type JobTail = [u8; 16];
     type Lanes = Lanes<16>;
     type Mgr = Sha256CtxMgr;
@@ -58,7 +56,6 @@ impl IsalFamily for Sha256Family {
 
 impl IsalFamily for Sha512Family {
     type Alg = Sha512;
-    type Partial = [u8; 256];
     type JobTail = [u8; 48];
     type Lanes = Lanes<8>;
     type Mgr = Sha512CtxMgr;
@@ -121,10 +118,10 @@ pub(crate) struct HashCtx<F: IsalFamily> {
     pub incoming_buffer: *const u8,
     /// Bytes left at `incoming_buffer`.
     pub incoming_buffer_length: u32,
-    /// A partial block between chunks; the padding at the end.
-    pub partial_block_buffer: F::Partial,
-    /// Bytes in `partial_block_buffer`.
-    pub partial_block_buffer_length: u32,
+    /// `partial_block_buffer` (a partial block between chunks; the
+    /// padding at the end) and `partial_block_buffer_length`: the core's
+    /// buffer, whose `#[repr(C)]` layout is those two fields.
+    pub partial: BlockBuffer<F>,
     /// The caller's; never touched.
     pub user_data: *mut c_void,
     /// C pads the context to a multiple of 64.
@@ -151,8 +148,10 @@ const _: () = {
     assert!(offset_of!(C256, total_length) == 136);
     assert!(offset_of!(C256, incoming_buffer) == 144);
     assert!(offset_of!(C256, incoming_buffer_length) == 152);
-    assert!(offset_of!(C256, partial_block_buffer) == 156);
-    assert!(offset_of!(C256, partial_block_buffer_length) == 284);
+    // `partial_block_buffer` at 156, `partial_block_buffer_length` (the
+    // buffer's last 4 bytes) at 284.
+    assert!(offset_of!(C256, partial) == 156);
+    assert!(size_of::<BlockBuffer<Sha256Family>>() == 128 + 4);
     assert!(offset_of!(C256, user_data) == 288);
 
     assert!(size_of::<J512>() == 192);
@@ -168,8 +167,8 @@ const _: () = {
     assert!(offset_of!(C512, total_length) == 200);
     assert!(offset_of!(C512, incoming_buffer) == 208);
     assert!(offset_of!(C512, incoming_buffer_length) == 216);
-    assert!(offset_of!(C512, partial_block_buffer) == 220);
-    assert!(offset_of!(C512, partial_block_buffer_length) == 476);
+    assert!(offset_of!(C512, partial) == 220);
+    assert!(size_of::<BlockBuffer<Sha512Family>>() == 256 + 4);
     assert!(offset_of!(C512, user_data) == 480);
 
     assert!(align_of::<C256>() == CTX_ALIGN && align_of::<C512>() == CTX_ALIGN);
