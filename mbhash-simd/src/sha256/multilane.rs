@@ -98,8 +98,7 @@ fn compress_block<V: Vector<N>, const N: usize>(state: [V; 8], mut w: [V; 16]) -
     // Rounds 0..48 also extend the schedule: once round `t` has used
     // `W[t]`, slot `t % 16` is overwritten with `W[t + 16]`. (One loop
     // over three copies of 16 rounds measured faster than unrolling
-    // it: unrolled, the compiler spills the window; 7% slower for
-    // AVX-512 on Intel Xeon.)
+    // it.)
     for k in K[..48].chunks_exact(16) {
         rounds16::<V, N, true>(&mut s, &mut w, k);
     }
