@@ -206,7 +206,7 @@ impl Settings {
             readers: threads,
             chunk: 1 << 20,
             in_flight: threads.saturating_mul(8 << 20).clamp(4 << 20, 64 << 20),
-            window: 1024,
+            window: 4096,
             batch_jobs: 32,
             batch_bytes: 1 << 20,
             no_cache: false,
