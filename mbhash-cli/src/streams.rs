@@ -1,31 +1,27 @@
-//! Many inputs hashed at once as independent streams of the job manager.
+//! Many inputs hashed on the core's hash service, their outcomes handed
+//! on in job order.
 //!
-//! `J` worker threads take jobs from one shared queue. Each keeps up to a
-//! few lanes' worth of inputs open and works in rounds: it reads the next
-//! chunk of every open input into that input's own buffer, submits every
-//! chunk to a job manager made for the round (`FIRST`, `UPDATE`, `LAST`, or
-//! `ENTIRE` for an input read whole), flushes it and drops it. The contexts
-//! outlive the round; finished inputs are replaced from the queue. Results go
-//! to the calling thread, which hands them on in job order, holding back only
-//! the ones that finish early (at most a window of jobs is taken ahead of the
-//! oldest one not yet handed on). Memory is bounded by `J * streams * chunk`
-//! plus the window, whatever the number and sizes of the inputs.
-//!
-//! A run of a single input has nothing to put beside it: it is one stream
-//! on the one-stream kernel, with a reader thread filling buffers while the
-//! calling thread hashes the previous one.
+//! Reader threads take the jobs in order, each with its place in the output
+//! (a slot of [`service::ordered`]), open the input and read it into buffers
+//! of a [`BufferPool`], which bounds the bytes read and not yet hashed. An
+//! input that fits in one buffer is one job of the [`HashService`]; a larger
+//! one is a service stream of chunks. The service's workers put whatever is
+//! queued into the lanes of their job managers; each reply fills its job's
+//! slot, and the calling thread hands the outcomes on in order. So reading
+//! overlaps hashing (the readers read the next inputs while the workers hash
+//! the last ones; a lone large input is read a chunk ahead of the worker that
+//! hashes it on the one-stream kernel), and memory is bounded by the pool and
+//! the window of slots, whatever the number and sizes of the inputs.
 
-use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::num::NonZeroU64;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc;
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError, TryLockError};
 
 use mbhash_core::alg::{Algorithm, Family};
-use mbhash_core::engine::LaneEngine;
-use mbhash_core::{Context, Flags, Hasher, JobManager};
+use mbhash_core::service::{self, BufferPool, HashService, InOrder, PoolBuf, Sequencer, Slot};
 
 use crate::files::{self, Budget};
 use crate::names;
@@ -82,6 +78,23 @@ impl Reader {
             _ => None,
         }
     }
+
+    /// The bytes a regular file holds now; `None` for anything else.
+    fn size(&self) -> Option<u64> {
+        match self {
+            Reader::File(f) => match &f.meta {
+                Some(m) => m.is_file().then_some(m.len()),
+                None => f
+                    .file
+                    .metadata()
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .map(|m| m.len()),
+            },
+            Reader::Stdin(_) => None,
+            Reader::Empty => Some(0),
+        }
+    }
 }
 
 impl Read for Reader {
@@ -92,22 +105,6 @@ impl Read for Reader {
             Reader::Empty => Ok(0),
         }
     }
-}
-
-/// Fills `buf` from `r` until it is full or the input ends; returns the
-/// bytes read and whether the input ended, or the bytes read before the
-/// error and the error.
-fn fill(r: &mut impl Read, buf: &mut [u8]) -> Result<(usize, bool), (usize, io::Error)> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => return Ok((n, true)),
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err((n, e)),
-        }
-    }
-    Ok((n, false))
 }
 
 /// A read error at byte `offset` of an input: the offset is named past the
@@ -155,7 +152,7 @@ fn drop_pages(opened: &files::Opened, upto: Option<u64>) {
 
 /// A unit of work: maybe an input to hash, and whatever the caller needs to
 /// report it.
-pub trait Job: Send {
+pub trait Job: Send + 'static {
     /// The input to hash; `None` for a job that only marks a place in the
     /// output (it is handed back in order with no outcome).
     fn source(&self) -> Option<&Source>;
@@ -178,15 +175,22 @@ pub type Outcome<A> = Option<io::Result<Hashed<<A as Algorithm>::Output>>>;
 /// How the work is spread.
 #[derive(Debug, Clone, Copy)]
 pub struct Settings {
-    /// Worker threads (at least 1).
+    /// Hashing threads: the service's workers (at least 1).
     pub threads: usize,
-    /// Bytes read per input per round.
+    /// Reader threads (at least 1).
+    pub readers: usize,
+    /// Bytes per read: an input of up to this many bytes is one job, a
+    /// larger one a stream of chunks of this size.
     pub chunk: usize,
-    /// Bytes per read of a lone input (fewer hand-overs between the reader
-    /// and the hashing thread).
-    pub one_stream_chunk: usize,
-    /// Inputs a worker keeps open, per lane of the engine.
-    pub streams_per_lane: usize,
+    /// Bytes of buffers read and not yet hashed, at most (buffers are
+    /// counted by their capacity, a power of two).
+    pub in_flight: usize,
+    /// Jobs taken ahead of the oldest one not yet handed on, at most.
+    pub window: usize,
+    /// Small inputs a reader hands to the service at once, at most...
+    pub batch_jobs: usize,
+    /// ... and their bytes: a batch is sent once it has this many.
+    pub batch_bytes: usize,
     /// Drop each file's pages from the page cache once hashed.
     pub no_cache: bool,
     /// Check whether each file changed while it was read.
@@ -194,13 +198,17 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Defaults for `threads` workers.
+    /// Defaults for `threads` hashing threads.
     pub fn new(threads: usize) -> Self {
+        let threads = threads.max(1);
         Settings {
-            threads: threads.max(1),
-            chunk: 256 << 10,
-            one_stream_chunk: 1 << 20,
-            streams_per_lane: 2,
+            threads,
+            readers: threads,
+            chunk: 1 << 20,
+            in_flight: threads.saturating_mul(8 << 20).clamp(4 << 20, 64 << 20),
+            window: 4096,
+            batch_jobs: 32,
+            batch_bytes: 1 << 20,
             no_cache: false,
             warn_changed: false,
         }
@@ -222,531 +230,298 @@ where
     I: Iterator<Item = T> + Send,
     F: FnMut(T, Outcome<A>) -> io::Result<()>,
 {
-    // Look ahead a little: a run with a single input (among jobs with
-    // nothing to hash, such as the lines around it in a checksum list) is
-    // one stream.
-    const LOOKAHEAD: usize = 64;
-    let mut jobs = jobs.fuse();
-    let mut prefix = Vec::new();
-    let mut inputs = 0;
-    let mut ended = true;
-    for job in jobs.by_ref() {
-        inputs += usize::from(job.source().is_some());
-        prefix.push(job);
-        if inputs > 1 || prefix.len() >= LOOKAHEAD {
-            ended = false;
-            break;
-        }
-    }
-    if ended && inputs <= 1 {
-        for job in prefix {
-            let outcome = job
-                .source()
-                .map(|src| one_stream::<A>(engine, settings, src, progress));
-            sink(job, outcome)?;
-        }
-        return Ok(());
-    }
-    many::<A, T, _, F>(
-        engine,
+    let service = HashService::builder()
+        .workers(settings.threads)
+        .engine_of::<A>(engine)
+        // The family's engine is given: the other family's variable is not
+        // this run's business.
+        .check_env(false)
+        .build()
+        .map_err(io::Error::other)?;
+    let readers = Readers {
+        service,
+        pool: BufferPool::new(settings.in_flight),
+        budget: Budget::from_limit(),
+        jobs: Mutex::new(jobs.fuse()),
+        stop: AtomicBool::new(false),
         settings,
-        prefix.into_iter().chain(jobs),
         progress,
-        sink,
-    )
-}
-
-/// Opens a source for the one-stream path.
-fn open_one(src: &Source, settings: Settings) -> io::Result<Reader> {
-    Ok(match src {
-        Source::Stdin => Reader::Stdin(io::stdin()),
-        Source::StdinAgain => Reader::Empty,
-        Source::Path(p) => {
-            match files::open(p, &files::Budget::new(1), true, settings.warn_changed) {
-                files::Open::Done(f) => Reader::File(f),
-                files::Open::Failed(e) => return Err(e),
-                files::Open::Later => unreachable!("a waiting open is never put off"),
-            }
+    };
+    let (seq, in_order) = service::ordered::<(T, Outcome<A>)>(settings.window);
+    std::thread::scope(|s| {
+        for _ in 0..settings.readers.max(1) {
+            let seq = seq.clone();
+            let readers = &readers;
+            s.spawn(move || readers.run::<A>(&seq));
         }
+        drop(seq);
+        let r = deliver::<A, T, F>(in_order, &mut sink);
+        if r.is_err() {
+            // The readers stop at their next read or job.
+            readers.stop.store(true, Ordering::Relaxed);
+        }
+        r
     })
 }
 
-/// One input on the one-stream kernel; with two threads or more, a reader
-/// thread fills the next buffer while this one hashes.
-fn one_stream<A: Algorithm>(
-    engine: EngineOf<A>,
+/// Hands the outcomes on in order, until the end or `sink`'s first error.
+/// Returning drops `in_order`: readers waiting for a slot stop.
+fn deliver<A, T, F>(in_order: InOrder<(T, Outcome<A>)>, sink: &mut F) -> io::Result<()>
+where
+    A: Algorithm,
+    T: Job,
+    F: FnMut(T, Outcome<A>) -> io::Result<()>,
+{
+    for item in in_order {
+        let (job, outcome) =
+            item.map_err(|service::Lost| io::Error::other("an input was lost: a reader failed"))?;
+        sink(job, outcome)?;
+    }
+    Ok(())
+}
+
+/// What the reader threads share.
+struct Readers<'a, I: Iterator> {
+    service: HashService,
+    pool: BufferPool,
+    budget: Arc<Budget>,
+    jobs: Mutex<std::iter::Fuse<I>>,
+    /// The caller stopped: readers finish at once.
+    stop: AtomicBool,
     settings: Settings,
-    src: &Source,
-    progress: &Progress,
-) -> io::Result<Hashed<A::Output>> {
-    const BUFFERS: usize = 3;
-    let mut reader = open_one(src, settings)?;
-    let mut hasher = Hasher::<A>::with_engine(engine);
-    let chunk = settings.one_stream_chunk.max(1);
-    let mut offset = 0u64;
-    if settings.threads < 2 {
-        let mut buf = vec![0u8; chunk];
+    progress: &'a Progress,
+}
+
+/// A job's place in the output.
+type Place<A, T> = Slot<(T, Outcome<A>)>;
+
+/// A small input read whole, waiting in its reader's batch: the service's
+/// job (its bytes are the buffer's), with what its reply needs.
+struct Pending<A: Algorithm, T> {
+    buf: PoolBuf,
+    job: T,
+    place: Place<A, T>,
+    changed: bool,
+}
+
+impl<A: Algorithm, T> AsRef<[u8]> for Pending<A, T> {
+    fn as_ref(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+/// The reply to a job of a batch, on the worker: the buffer goes back to
+/// the pool, the outcome to the job's place.
+fn reply<A: Algorithm, T>(outcome: service::Outcome<Pending<A, T>>) {
+    let (pending, digest) = match outcome {
+        Ok(done) => (done.buf, Ok(done.digest)),
+        Err(cancelled) => {
+            let why = io::Error::other(cancelled.to_string());
+            (cancelled.into_inner(), Err(why))
+        }
+    };
+    let Pending {
+        buf,
+        job,
+        place,
+        changed,
+    } = pending;
+    drop(buf);
+    place.fill((job, Some(digest.map(|d| hashed::<A>(&d, changed)))));
+}
+
+/// A reader's batch of small inputs, read and not yet handed to the
+/// service.
+struct Batch<A: Algorithm, T> {
+    items: Vec<Pending<A, T>>,
+    bytes: usize,
+}
+
+impl<I> Readers<'_, I>
+where
+    I: Iterator,
+    I::Item: Job,
+{
+    /// Takes jobs in order, each with its place, and reads them, until
+    /// there are no more or the caller stopped.
+    ///
+    /// Small inputs are handed to the service a batch at a time, so that a
+    /// worker finds many to put side by side. Before any wait (for the
+    /// jobs, a place, a buffer, or an input that is not a regular file) the
+    /// batch is sent: what others wait for is never held back by a waiting
+    /// reader.
+    fn run<A: Algorithm>(&self, seq: &Sequencer<(I::Item, Outcome<A>)>) {
+        let mut batch = Batch {
+            items: Vec::with_capacity(self.settings.batch_jobs),
+            bytes: 0,
+        };
+        while !self.stop.load(Ordering::Relaxed) {
+            let next = {
+                let mut jobs = match self.jobs.try_lock() {
+                    Ok(jobs) => jobs,
+                    Err(TryLockError::Poisoned(e)) => e.into_inner(),
+                    Err(TryLockError::WouldBlock) => {
+                        self.send(&mut batch);
+                        self.jobs.lock().unwrap_or_else(PoisonError::into_inner)
+                    }
+                };
+                jobs.next().and_then(|job| {
+                    let place = seq.try_slot().or_else(|| {
+                        self.send(&mut batch);
+                        seq.slot()
+                    })?;
+                    Some((job, place))
+                })
+            };
+            let Some((job, place)) = next else { break };
+            self.read::<A>(job, place, &mut batch);
+        }
+        self.send(&mut batch);
+    }
+
+    /// Hands the batch to the service.
+    fn send<A: Algorithm>(&self, batch: &mut Batch<A, I::Item>) {
+        batch.bytes = 0;
+        if batch.items.is_empty() {
+            return;
+        }
+        // Refused only once shut down, which is after the readers are gone
+        // (the replies, with the places, would be dropped: received lost).
+        let _ = self
+            .service
+            .submit_batch_to(A::ALGO, batch.items.drain(..), reply::<A, I::Item>);
+    }
+
+    /// A buffer from the pool; the batch is sent first if it must wait.
+    fn buffer<A: Algorithm>(&self, want: usize, batch: &mut Batch<A, I::Item>) -> PoolBuf {
+        self.pool.try_take(want).unwrap_or_else(|| {
+            self.send(batch);
+            self.pool.take(want)
+        })
+    }
+
+    /// Opens a source.
+    fn open(&self, src: &Source) -> io::Result<Reader> {
+        Ok(match src {
+            Source::Stdin => Reader::Stdin(io::stdin()),
+            Source::StdinAgain => Reader::Empty,
+            // A reader holds one file at a time: it may wait for a
+            // descriptor, the others free theirs.
+            Source::Path(p) => match files::open(p, &self.budget, true, self.settings.warn_changed)
+            {
+                files::Open::Done(f) => Reader::File(f),
+                files::Open::Failed(e) => return Err(e),
+                files::Open::Later => unreachable!("a waiting open is never put off"),
+            },
+        })
+    }
+
+    /// Reads a job's input into pooled buffers: an input that fits in one
+    /// joins the batch, a larger one is a stream of the service. The
+    /// outcome goes to the job's place.
+    fn read<A: Algorithm>(
+        &self,
+        job: I::Item,
+        place: Place<A, I::Item>,
+        batch: &mut Batch<A, I::Item>,
+    ) {
+        let opened = job.source().map(|src| self.open(src));
+        let mut reader = match opened {
+            None => return place.fill((job, None)),
+            Some(Err(e)) => return place.fill((job, Some(Err(e)))),
+            Some(Ok(r)) => r,
+        };
+        let settings = &self.settings;
+        let chunk = settings.chunk.max(1);
+        // A regular file's buffers are sized to what is left of it (and a
+        // byte more, to see its end in the same read). Anything else may
+        // keep the reader waiting: the batch goes first.
+        let size = reader.size();
+        if size.is_none() {
+            self.send(batch);
+        }
+        let mut stream: Option<service::Stream> = None;
+        let mut offset = 0u64;
         loop {
-            let (n, end) =
-                fill(&mut reader, &mut buf).map_err(|(n, e)| read_error(offset + n as u64, e))?;
-            hasher.update(&buf[..n]);
-            progress.add(n as u64);
+            let want = size.map_or(chunk, |len| {
+                len.saturating_sub(offset)
+                    .saturating_add(1)
+                    .min(chunk as u64) as usize
+            });
+            let mut buf = self.buffer(want, batch);
+            let room = buf.room();
+            let read = buf.fill_from(&mut reader);
+            let n = buf.len();
+            self.progress.add(n as u64);
+            if let Err(e) = read {
+                // A stream dropped unfinished is discarded.
+                drop(stream);
+                return place.fill((job, Some(Err(read_error(offset + n as u64, e)))));
+            }
             offset += n as u64;
+            let end = n < room;
             if settings.no_cache
                 && let Some(f) = reader.file()
             {
                 drop_pages(f, (!end).then_some(offset));
             }
             if end {
-                return Ok(Hashed {
-                    digest: hasher.finalize_reset_output(),
-                    changed: settings.warn_changed && reader.file().is_some_and(changed),
-                });
-            }
-        }
-    }
-    std::thread::scope(|s| {
-        // A buffer, its bytes, and at the input's end whether it changed.
-        type Filled = Result<(Vec<u8>, usize, Option<bool>), (usize, io::Error)>;
-        let (full_tx, full_rx) = mpsc::sync_channel::<Filled>(BUFFERS);
-        let (empty_tx, empty_rx) = mpsc::channel::<Vec<u8>>();
-        for _ in 0..BUFFERS {
-            empty_tx.send(vec![0u8; chunk]).expect("receiver alive");
-        }
-        s.spawn(move || {
-            let mut read = 0u64;
-            while let Ok(mut buf) = empty_rx.recv() {
-                let msg = fill(&mut reader, &mut buf).map(|(n, end)| {
-                    // The bytes are in `buf` now: the cache may let go.
-                    read += n as u64;
-                    if settings.no_cache
-                        && let Some(f) = reader.file()
+                let changed = settings.warn_changed && reader.file().is_some_and(changed);
+                // Closed before the hash is done: the descriptor is free.
+                drop(reader);
+                let Some(mut stream) = stream else {
+                    batch.bytes += buf.len();
+                    batch.items.push(Pending {
+                        buf,
+                        job,
+                        place,
+                        changed,
+                    });
+                    if batch.items.len() >= settings.batch_jobs
+                        || batch.bytes >= settings.batch_bytes
                     {
-                        drop_pages(f, (!end).then_some(read));
+                        self.send(batch);
                     }
-                    let changed =
-                        end.then(|| settings.warn_changed && reader.file().is_some_and(changed));
-                    (buf, n, changed)
-                });
-                let stop = !matches!(msg, Ok((_, _, None)));
-                if full_tx.send(msg).is_err() || stop {
                     return;
-                }
-            }
-        });
-        for msg in full_rx {
-            let (buf, n, changed) = msg.map_err(|(n, e)| read_error(offset + n as u64, e))?;
-            hasher.update(&buf[..n]);
-            progress.add(n as u64);
-            offset += n as u64;
-            if let Some(changed) = changed {
-                return Ok(Hashed {
-                    digest: hasher.finalize_reset_output(),
-                    changed,
-                });
-            }
-            // The reader may have stopped; then the next receive ends the loop.
-            let _ = empty_tx.send(buf);
-        }
-        Err(io::Error::other("reader thread stopped"))
-    })
-}
-
-/// The queue of jobs the workers share.
-struct Queue<I: Iterator> {
-    state: Mutex<QueueState<I>>,
-    wake: Condvar,
-}
-
-struct QueueState<I: Iterator> {
-    jobs: I,
-    /// Jobs taken from `jobs` but not yet handed out.
-    ahead: VecDeque<I::Item>,
-    exhausted: bool,
-    /// Index of the next job handed out.
-    next: u64,
-    /// Jobs the caller has been handed, in order.
-    delivered: u64,
-    /// Jobs that may be out at once beyond `delivered`.
-    window: u64,
-    /// Workers with no input open.
-    idle: usize,
-    /// The caller stopped: workers finish at once.
-    stop: bool,
-}
-
-enum Take<T> {
-    Job(u64, T),
-    /// Nothing for this worker now (it has inputs open).
-    Later,
-    /// No job will come.
-    Done,
-}
-
-impl<I: Iterator> Queue<I> {
-    /// The next job for a worker. A worker with inputs open (`busy`) never
-    /// waits and leaves one job for each idle worker, so that a few large
-    /// inputs spread over the threads; an idle worker waits for a job.
-    fn take(&self, busy: bool, self_idle: bool) -> Take<I::Item> {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        loop {
-            if st.stop {
-                return Take::Done;
-            }
-            if st.next < st.delivered + st.window {
-                let others_idle = st.idle - usize::from(self_idle);
-                let need = if busy { others_idle + 1 } else { 1 };
-                while st.ahead.len() < need && !st.exhausted {
-                    match st.jobs.next() {
-                        Some(job) => st.ahead.push_back(job),
-                        None => st.exhausted = true,
-                    }
-                }
-                if st.ahead.len() >= need {
-                    let job = st.ahead.pop_front().expect("counted");
-                    let i = st.next;
-                    st.next += 1;
-                    return Take::Job(i, job);
-                }
-                if st.ahead.is_empty() && st.exhausted {
-                    return Take::Done;
-                }
-            }
-            if busy {
-                return Take::Later;
-            }
-            st = self.wake.wait(st).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-
-    fn set_idle(&self, idle: bool) {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        if idle {
-            st.idle += 1;
-        } else {
-            st.idle -= 1;
-        }
-    }
-
-    fn delivered(&self, n: u64) {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        st.delivered = n;
-        self.wake.notify_all();
-    }
-
-    fn stop(&self) {
-        let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        st.stop = true;
-        self.wake.notify_all();
-    }
-
-    fn stopped(&self) -> bool {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).stop
-    }
-}
-
-type Done<A, T> = (u64, T, Outcome<A>);
-
-fn many<A, T, I, F>(
-    engine: EngineOf<A>,
-    settings: Settings,
-    jobs: I,
-    progress: &Progress,
-    mut sink: F,
-) -> io::Result<()>
-where
-    A: Algorithm,
-    T: Job,
-    I: Iterator<Item = T> + Send,
-    F: FnMut(T, Outcome<A>) -> io::Result<()>,
-{
-    let streams = engine.lanes().max(1) * settings.streams_per_lane.max(1);
-    let window = (4 * settings.threads * streams).max(1024) as u64;
-    let queue = Queue {
-        state: Mutex::new(QueueState {
-            jobs,
-            ahead: VecDeque::new(),
-            exhausted: false,
-            next: 0,
-            delivered: 0,
-            window,
-            idle: settings.threads,
-            stop: false,
-        }),
-        wake: Condvar::new(),
-    };
-    let (tx, rx) = mpsc::channel::<Done<A, T>>();
-    let budget = Budget::from_limit();
-    std::thread::scope(|s| {
-        for _ in 0..settings.threads {
-            let tx = tx.clone();
-            let queue = &queue;
-            let budget = budget.clone();
-            s.spawn(move || {
-                Worker::<A, T> {
-                    engine,
-                    settings,
-                    budget,
-                    chunk: settings.chunk.max(1),
-                    max_streams: streams,
-                    streams: Vec::with_capacity(streams),
-                    pending: None,
-                    spare: Vec::new(),
-                }
-                .run(queue, &tx, progress)
-            });
-        }
-        drop(tx);
-
-        // Hand results on in order; hold back those that come early.
-        let mut held: VecDeque<Option<(T, Outcome<A>)>> = VecDeque::new();
-        let mut delivered = 0u64;
-        let mut result = Ok(());
-        while let Ok((i, job, outcome)) = rx.recv() {
-            if result.is_err() {
-                continue;
-            }
-            let at = (i - delivered) as usize;
-            if held.len() <= at {
-                held.resize_with(at + 1, || None);
-            }
-            held[at] = Some((job, outcome));
-            let before = delivered;
-            while let Some(Some(_)) = held.front() {
-                let (job, outcome) = held.pop_front().flatten().expect("checked");
-                delivered += 1;
-                if let Err(e) = sink(job, outcome) {
-                    result = Err(e);
-                    queue.stop();
-                    break;
-                }
-            }
-            if delivered != before {
-                queue.delivered(delivered);
-            }
-        }
-        result
-    })
-}
-
-/// One open input.
-struct Stream<A: Algorithm, T> {
-    index: u64,
-    job: T,
-    reader: Reader,
-    ctx: Context<A>,
-    buf: Vec<u8>,
-    len: usize,
-    /// Bytes read before this round's chunk.
-    offset: u64,
-    started: bool,
-    end: bool,
-    error: Option<io::Error>,
-}
-
-struct Worker<A: Algorithm, T> {
-    engine: EngineOf<A>,
-    settings: Settings,
-    budget: Arc<Budget>,
-    chunk: usize,
-    max_streams: usize,
-    streams: Vec<Stream<A, T>>,
-    /// A job taken whose file could not be opened yet for lack of a
-    /// descriptor: opened first once this worker's round closed some.
-    pending: Option<(u64, T)>,
-    /// Buffers of finished inputs, for the next ones.
-    spare: Vec<Vec<u8>>,
-}
-
-/// What became of an attempt to start a job.
-enum Start {
-    Started,
-    /// Put off: no descriptor free.
-    Later,
-    /// The caller is gone.
-    Gone,
-}
-
-impl<A: Algorithm, T: Job> Worker<A, T> {
-    fn run<I: Iterator<Item = T>>(
-        mut self,
-        queue: &Queue<I>,
-        tx: &mpsc::Sender<Done<A, T>>,
-        progress: &Progress,
-    ) {
-        let mut idle = true;
-        loop {
-            // Open inputs up to the limit, the one put off first.
-            let mut done = false;
-            while self.streams.len() < self.max_streams {
-                let (index, job) = match self.pending.take() {
-                    Some(p) => p,
-                    None => match queue.take(!self.streams.is_empty(), idle) {
-                        Take::Job(index, job) => (index, job),
-                        Take::Later => break,
-                        Take::Done => {
-                            done = true;
-                            break;
-                        }
-                    },
                 };
-                match self.start(index, job, tx) {
-                    Start::Started => {}
-                    Start::Later => break,
-                    Start::Gone => return,
+                if !buf.is_empty() && stream.update(buf).is_err() {
+                    return place.fill((job, Some(Err(refused()))));
                 }
-            }
-            let now_idle = self.streams.is_empty();
-            if now_idle != idle {
-                queue.set_idle(now_idle);
-                idle = now_idle;
-            }
-            if now_idle {
-                if done && self.pending.is_none() {
-                    return;
-                }
-                continue;
-            }
-            if queue.stopped() {
-                return;
-            }
-            let bytes = self.round();
-            progress.add(bytes);
-            if !self.finish(tx) {
-                return;
-            }
-        }
-    }
-
-    /// Opens a job's input and adds it to the open streams, or sends its
-    /// outcome at once (no input, or the open failed).
-    fn start(&mut self, index: u64, job: T, tx: &mpsc::Sender<Done<A, T>>) -> Start {
-        let reader = match job.source() {
-            None => None,
-            Some(Source::Stdin) => Some(Ok(Reader::Stdin(io::stdin()))),
-            Some(Source::StdinAgain) => Some(Ok(Reader::Empty)),
-            Some(Source::Path(p)) => {
-                // With nothing open, wait for a descriptor: others free
-                // theirs. With inputs open, never wait (they hold ours).
-                let wait = self.streams.is_empty();
-                match files::open(p, &self.budget, wait, self.settings.warn_changed) {
-                    files::Open::Done(f) => Some(Ok(Reader::File(f))),
-                    files::Open::Failed(e) => Some(Err(e)),
-                    files::Open::Later => {
-                        self.pending = Some((index, job));
-                        return Start::Later;
-                    }
-                }
-            }
-        };
-        match reader {
-            None => {
-                if tx.send((index, job, None)).is_err() {
-                    return Start::Gone;
-                }
-            }
-            Some(Err(e)) => {
-                if tx.send((index, job, Some(Err(e)))).is_err() {
-                    return Start::Gone;
-                }
-            }
-            Some(Ok(reader)) => {
-                let buf = self.spare.pop().unwrap_or_else(|| vec![0; self.chunk]);
-                self.streams.push(Stream {
-                    index,
-                    job,
-                    reader,
-                    ctx: Context::new(),
-                    buf,
-                    len: 0,
-                    offset: 0,
-                    started: false,
-                    end: false,
-                    error: None,
+                stream.finish_to(move |o: service::Outcome<()>| {
+                    let outcome = o
+                        .map(|done| hashed::<A>(&done.digest, changed))
+                        .map_err(|cancelled| io::Error::other(cancelled.to_string()));
+                    place.fill((job, Some(outcome)));
                 });
+                return;
+            }
+            let s = stream.get_or_insert_with(|| {
+                // A large input keeps the reader a while: the batch goes
+                // first.
+                self.send(batch);
+                self.service.stream(A::ALGO)
+            });
+            if s.update(buf).is_err() || self.stop.load(Ordering::Relaxed) {
+                // Refused only once shut down; the caller stopped.
+                return place.fill((job, Some(Err(refused()))));
             }
         }
-        Start::Started
     }
+}
 
-    /// Reads the next chunk of every open input and hashes them all;
-    /// returns the bytes hashed.
-    fn round(&mut self) -> u64 {
-        let mut bytes = 0;
-        for s in &mut self.streams {
-            s.offset += s.len as u64;
-            s.len = 0;
-            match fill(&mut s.reader, &mut s.buf) {
-                Ok((n, end)) => {
-                    s.len = n;
-                    s.end = end;
-                    bytes += n as u64;
-                    if self.settings.no_cache
-                        && let Some(f) = s.reader.file()
-                    {
-                        drop_pages(f, (!end).then_some(s.offset + n as u64));
-                    }
-                }
-                Err((n, e)) => s.error = Some(read_error(s.offset + n as u64, e)),
-            }
-        }
-        let mut manager = JobManager::<A>::with_engine(self.engine);
-        for s in &mut self.streams {
-            let Stream {
-                ctx,
-                buf,
-                len,
-                started,
-                end,
-                error,
-                ..
-            } = s;
-            if error.is_some() {
-                continue;
-            }
-            let flags = match (*started, *end) {
-                (false, true) => Flags::ENTIRE,
-                (false, false) => Flags::FIRST,
-                (true, false) => Flags::UPDATE,
-                (true, true) => Flags::LAST,
-            };
-            *started = true;
-            if let Err(e) = manager.submit(ctx, &buf[..*len], flags) {
-                *error = Some(io::Error::other(e.kind().as_str()));
-            }
-        }
-        while manager.flush().is_some() {}
-        bytes
-    }
+/// The service refused a job: only once it is shut down, which this module
+/// does only after its readers are gone.
+fn refused() -> io::Error {
+    io::Error::other("the hash service refused the input")
+}
 
-    /// Sends the finished inputs' results (closing their files); false if
-    /// the caller is gone.
-    fn finish(&mut self, tx: &mpsc::Sender<Done<A, T>>) -> bool {
-        let mut i = 0;
-        while i < self.streams.len() {
-            let s = &self.streams[i];
-            if s.error.is_none() && !s.end {
-                i += 1;
-                continue;
-            }
-            let s = self.streams.swap_remove(i);
-            let outcome = match s.error {
-                Some(e) => Err(e),
-                None => match s.ctx.digest() {
-                    Some(digest) => Ok(Hashed {
-                        digest,
-                        changed: self.settings.warn_changed && s.reader.file().is_some_and(changed),
-                    }),
-                    None => Err(io::Error::other("stream did not complete")),
-                },
-            };
-            drop(s.reader);
-            self.spare.push(s.buf);
-            if tx.send((s.index, s.job, Some(outcome))).is_err() {
-                return false;
-            }
-        }
-        true
+/// A digest of the service as the caller sees it.
+fn hashed<A: Algorithm>(digest: &service::Digest, changed: bool) -> Hashed<A::Output> {
+    let mut out = A::ZERO_OUTPUT;
+    out.as_mut().copy_from_slice(digest.as_bytes());
+    Hashed {
+        digest: out,
+        changed,
     }
 }
 
@@ -773,11 +548,14 @@ mod tests {
     #[test]
     fn a_read_error_names_its_byte_offset() {
         let mut r = Failing { good: 10_000 };
-        let mut buf = vec![0u8; 8192];
-        assert_eq!(fill(&mut r, &mut buf).unwrap(), (8192, false));
-        let (n, e) = fill(&mut r, &mut buf).unwrap_err();
-        assert_eq!(n, 1808);
-        let e = read_error(8192 + n as u64, e);
+        let pool = BufferPool::new(1 << 20);
+        let mut buf = pool.take(8192);
+        assert_eq!(buf.fill_from(&mut r).unwrap(), 8192);
+        assert!(buf.is_full());
+        let mut buf = pool.take(8192);
+        let e = buf.fill_from(&mut r).unwrap_err();
+        assert_eq!(buf.len(), 1808);
+        let e = read_error(8192 + buf.len() as u64, e);
         assert_eq!(
             e.to_string(),
             "read error at byte 10000: Input/output error"
@@ -785,5 +563,107 @@ mod tests {
         // At the first byte, the error as coreutils words it.
         let e = read_error(0, io::Error::from_raw_os_error(21));
         assert_eq!(names::describe(&e), "Is a directory");
+    }
+
+    /// A job of the tests: its number, and maybe a file.
+    struct Numbered(usize, Option<Source>);
+
+    impl Job for Numbered {
+        fn source(&self) -> Option<&Source> {
+            self.1.as_ref()
+        }
+    }
+
+    /// Files around the chunk size and many small ones, jobs with nothing
+    /// to hash between them, a missing file; tiny pool, window and batches
+    /// so that every wait is met: every outcome once, in job order, each
+    /// the oracle's digest.
+    #[test]
+    fn outcomes_in_job_order_under_tight_bounds() {
+        use mbhash_core::alg::Sha256;
+        let tmp = mbhash_test_support::TempDir::new("mbhash-streams", "order");
+        let chunk = 8192;
+        let mut rng = mbhash_test_support::Rng::new(5);
+        let mut sizes = vec![0, 1, chunk - 1, chunk, chunk + 1, 3 * chunk + 5, 40_000];
+        sizes.extend((0..200).map(|_| rng.below(3 * chunk)));
+        let mut expected = Vec::new();
+        let mut jobs = Vec::new();
+        for (i, len) in sizes.into_iter().enumerate() {
+            let data = rng.bytes(len);
+            let path = tmp.0.join(format!("f{i}"));
+            std::fs::write(&path, &data).unwrap();
+            jobs.push(Numbered(jobs.len(), Some(Source::Path(path))));
+            expected.push(Some(mbhash_test_support::oracle("sha256", &data)));
+            if i % 5 == 0 {
+                jobs.push(Numbered(jobs.len(), None));
+                expected.push(None);
+            }
+        }
+        jobs.push(Numbered(
+            jobs.len(),
+            Some(Source::Path(tmp.0.join("missing"))),
+        ));
+        expected.push(Some(Vec::new()));
+        let settings = Settings {
+            readers: 3,
+            chunk,
+            in_flight: 16 << 10,
+            window: 3,
+            batch_jobs: 4,
+            batch_bytes: 20_000,
+            ..Settings::new(2)
+        };
+        let engine = EngineOf::<Sha256>::configured();
+        let mut seen = 0;
+        run::<Sha256, _, _, _>(
+            engine,
+            settings,
+            jobs.into_iter(),
+            &Progress::hidden(),
+            |job, outcome| {
+                assert_eq!(job.0, seen, "in job order");
+                match (outcome, &expected[seen]) {
+                    (None, None) => {}
+                    (Some(Ok(h)), Some(want)) => {
+                        assert_eq!(h.digest.as_slice(), &want[..], "job {seen}")
+                    }
+                    (Some(Err(e)), Some(want)) if want.is_empty() => {
+                        assert_eq!(e.kind(), io::ErrorKind::NotFound);
+                    }
+                    (o, _) => panic!("job {seen}: {o:?}"),
+                }
+                seen += 1;
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, expected.len(), "every job once");
+    }
+
+    /// A sink's error stops the run and is returned; nothing waits forever.
+    #[test]
+    fn a_sink_error_stops_the_run() {
+        use mbhash_core::alg::Sha256;
+        let tmp = mbhash_test_support::TempDir::new("mbhash-streams", "stop");
+        let big = tmp.0.join("big");
+        std::fs::write(&big, vec![1u8; 1 << 20]).unwrap();
+        let jobs = (0..500).map(|i| Numbered(i, Some(Source::Path(big.clone()))));
+        let settings = Settings {
+            chunk: 4096,
+            in_flight: 16 << 10,
+            window: 4,
+            ..Settings::new(2)
+        };
+        let mut calls = 0;
+        let engine = EngineOf::<Sha256>::configured();
+        let r = run::<Sha256, _, _, _>(engine, settings, jobs, &Progress::hidden(), |_, _| {
+            calls += 1;
+            if calls == 3 {
+                return Err(io::Error::other("sink full"));
+            }
+            Ok(())
+        });
+        assert_eq!(r.unwrap_err().to_string(), "sink full");
+        assert_eq!(calls, 3);
     }
 }

@@ -869,24 +869,28 @@ fn warn_changed_reports_a_file_that_grew_while_read() {
     let fifo_sum = run(dir, MBHASH, &os(&["sum", "-"]), b"x").stdout;
     let fifo_line = String::from_utf8_lossy(&fifo_sum).replace("  -", "  fifo");
     for args in [&["grows", "fifo"][..], &["-c", "list"]] {
-        write(dir, b"grows", &bytes(4, 4 << 20));
+        write(dir, b"grows", &bytes(4, 48 << 20));
         let list = run(dir, MBHASH, &os(&["sum", "grows"]), b"").stdout;
         std::fs::write(
             dir.join("list"),
             [list, fifo_line.clone().into_bytes()].concat(),
         )
         .unwrap();
+        // The scalar engine hashes slowly, and a reader runs only a few
+        // MiB ahead of the hashing: the file stays open a while, long
+        // enough to be seen open and grown.
         let child = Command::new(MBHASH)
             .args(["sum", "--warn-changed", "-j1"])
             .args(args)
+            .env("MBHASH_SHA256_ENGINE", "scalar")
             .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // mbhash opens the file, then waits for the FIFO's writer: the file
-        // grows meanwhile.
+        // mbhash opens the file and reads it; the file grows meanwhile.
+        // Then it waits for the FIFO's writer.
         let fd_dir = format!("/proc/{}/fd", child.id());
         let target = dir.join("grows");
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);

@@ -1,5 +1,6 @@
 //! Configuring and starting a [`HashService`].
 
+use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
@@ -11,6 +12,7 @@ use super::algo::Engines;
 use super::error::BuildError;
 use super::queue::{Counters, Inner};
 use super::worker::Worker;
+use crate::alg::{Algorithm, Family};
 use crate::engine::{Sha256Engine, Sha512Engine};
 
 /// Configures and starts a [`HashService`].
@@ -74,6 +76,30 @@ impl Builder {
     /// The engine for the SHA-512 family (default: the configured one).
     pub fn sha512_engine(mut self, engine: Sha512Engine) -> Self {
         self.sha512 = Some(engine);
+        self
+    }
+
+    /// The engine of `A`'s family: [`Builder::sha256_engine`] or
+    /// [`Builder::sha512_engine`], for code generic over the algorithm.
+    pub fn engine_of<A: Algorithm>(mut self, engine: <A::Family as Family>::Engine) -> Self {
+        let engine: &dyn Any = &engine;
+        if let Some(e) = engine.downcast_ref::<Sha256Engine>() {
+            self.sha256 = Some(*e);
+        } else if let Some(e) = engine.downcast_ref::<Sha512Engine>() {
+            self.sha512 = Some(*e);
+        } else {
+            // The families are sealed: each has one of these engines.
+            unreachable!("a family without a service engine");
+        }
+        self
+    }
+
+    /// Whether [`Builder::build`] refuses an invalid engine environment
+    /// variable of a family given no engine (default: true). With false,
+    /// such a family runs `auto`, as in [`HashService::new`]: for a caller
+    /// that hashes one family and has checked its engine itself.
+    pub fn check_env(mut self, check: bool) -> Self {
+        self.check_env = check;
         self
     }
 

@@ -92,6 +92,20 @@
 //! dropped on the worker once hashed (a pooled buffer type can return itself
 //! to its pool in `Drop`). Dropping a stream unfinished discards it.
 //!
+//! # Bounded memory and results in order
+//!
+//! A caller that reads its data (files, sockets) faster than the workers
+//! hash it bounds what is in flight with a [`BufferPool`]: its
+//! [`BufferPool::take`] waits while the buffers out hold the pool's limit,
+//! and each [`PoolBuf`] goes back when dropped (a stream chunk once hashed;
+//! a job's buffer when the caller drops it, e.g. in its reply). Outcomes
+//! that must come out in the order of the jobs (a list of files) go through
+//! [`ordered`]: a [`Slot`] taken in order is the job's reply, and
+//! [`InOrder`] hands the outcomes on in slot order, holding back at most a
+//! window of them. `mbhash sum` is built this way: reader threads fill
+//! pooled buffers, a file that fits in one buffer is one job, a larger one
+//! a stream, and the digests are printed in operand order.
+//!
 //! # Shutdown and faults
 //!
 //! [`HashService::shutdown`] closes the service (later submits are
@@ -111,6 +125,8 @@
 mod algo;
 mod builder;
 mod error;
+mod ordered;
+mod pool;
 mod queue;
 mod reply;
 mod stream;
@@ -119,6 +135,8 @@ mod worker;
 pub use crate::algo::{Algo, Digest, UnknownAlgo};
 pub use builder::Builder;
 pub use error::{BuildError, Rejected};
+pub use ordered::{InOrder, Lost, Sequencer, Slot, ordered};
+pub use pool::{BufferPool, PoolBuf};
 pub use queue::{Shutdown, Stats};
 pub use reply::{Cancelled, Done, Handle, Outcome, Reason, Reply};
 pub use stream::Stream;
