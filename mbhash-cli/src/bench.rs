@@ -314,9 +314,9 @@ fn bench_crc32c(o: &Options, sample: Duration) -> Result<(), String> {
         Some(name) => crc32c::select_engine(name).map_err(|e| e.to_string())?,
         None => crc32c::configured_engine().map_err(|e| e.to_string())?,
     };
-    let isal = crate::isal::IsalCrc::new();
+    let isal = mbhash_peers::IsalCrc::new();
     if isal.is_none() {
-        crate::isal::note_once(crate::isal::CRC_MISSING);
+        mbhash_peers::note_once(mbhash_peers::CRC_MISSING);
     }
     let sizes: Vec<usize> = if o.sizes_given {
         o.sizes.clone()
@@ -468,7 +468,7 @@ where
     A: Algorithm,
     P: sha2::Digest,
 {
-    use crate::isal::{self, Bits, Manager};
+    use mbhash_peers::{self as isal, Bits, Manager};
     let algo = A::NAME;
     let bits = Bits::for_algo(algo);
     let variants = bits.map(isal::variants).unwrap_or_default();

@@ -6,16 +6,14 @@
 //! * `mbhash sum [-a ALG] [-c] [--tag|--untagged] [--base64|--raw] [--no-names] [-z] [-r] [-j N] [FILE|DIR|-]...`
 //! * `mbhash verity digest|format|verify ...`
 
-// No unsafe code but the bindings to the optional ISA-L peers of `bench`.
-#![deny(unsafe_code)]
+// The bindings to the optional ISA-L peers of `bench` live in mbhash-peers.
+#![forbid(unsafe_code)]
 
 mod args;
 mod bench;
 mod check;
 mod checkline;
 mod files;
-#[allow(unsafe_code)]
-mod isal;
 mod names;
 mod output;
 mod pipeline;

@@ -1,7 +1,10 @@
 //! ISA-L (`crc32_iscsi`) and ISA-L crypto (the multi-buffer SHA-256/SHA-512
-//! managers) as benchmark peers, when build.rs found them (cfgs
-//! `mbhash_isal`, `mbhash_isal_crypto`). Without them the types here are
-//! empty: constructors return `None`.
+//! managers) as the peers `mbhash bench` measures against, when build.rs
+//! found them (cfgs `mbhash_isal`, `mbhash_isal_crypto`). Without them the
+//! types here are empty: constructors return `None`.
+//!
+//! The crate holds the C bindings, the one place of the CLI's code that
+//! needs `unsafe`, so that the CLI itself forbids it. Not published.
 
 /// Printed once when ISA-L crypto was not found at build time.
 pub const CRYPTO_MISSING: &str = "ISA-L crypto not found (set MBHASH_ISAL_CRYPTO_DIR to a \
