@@ -358,13 +358,30 @@ fn sha2_digest(algo: Algo, data: &[u8]) -> Vec<u8> {
 }
 
 /// Mode (a): every writer hashes its own records with `sha2`. Returns the
-/// records written in about `sample`.
+/// records written in about `sample`, and their latencies.
 fn run_per_writer(algo: Algo, writers: usize, sample: Duration) -> (u64, Vec<f64>) {
+    run_writers(writers, sample, |buf| {
+        black_box(sha2_digest(algo, black_box(buf)));
+    })
+}
+
+/// Mode (c): every writer hashes its own records through the shared pool.
+/// Returns the records written in about `sample`, and their latencies.
+fn run_pool(pool: &Pool, algo: Algo, writers: usize, sample: Duration) -> (u64, Vec<f64>) {
+    run_writers(writers, sample, |buf| {
+        black_box(pool.hash(algo, black_box(buf)));
+    })
+}
+
+/// `writers` threads that each produce a record and wait for `hash` of it,
+/// for about `sample`: the records written, and each one's latency (from
+/// ready to hashed) in microseconds.
+fn run_writers(writers: usize, sample: Duration, hash: impl Fn(&[u8]) + Sync) -> (u64, Vec<f64>) {
     let stop = AtomicBool::new(false);
     std::thread::scope(|s| {
         let threads: Vec<_> = (0..writers)
             .map(|w| {
-                let stop = &stop;
+                let (stop, hash) = (&stop, &hash);
                 s.spawn(move || {
                     let mut buf = record(w as u64);
                     let mut n = 0u64;
@@ -373,36 +390,7 @@ fn run_per_writer(algo: Algo, writers: usize, sample: Duration) -> (u64, Vec<f64
                     while n == 0 || !stop.load(Ordering::Relaxed) {
                         produce(&mut buf, n);
                         let t = Instant::now();
-                        black_box(sha2_digest(algo, black_box(&buf)));
-                        lat.push(t.elapsed().as_secs_f64() * 1e6);
-                        n += 1;
-                    }
-                    (n, lat)
-                })
-            })
-            .collect();
-        std::thread::sleep(sample);
-        stop.store(true, Ordering::Relaxed);
-        join_all(threads)
-    })
-}
-
-/// Mode (c): every writer hashes its own records through the shared pool.
-/// Returns the records written in about `sample`, and their latencies.
-fn run_pool(pool: &Pool, algo: Algo, writers: usize, sample: Duration) -> (u64, Vec<f64>) {
-    let stop = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        let threads: Vec<_> = (0..writers)
-            .map(|w| {
-                let stop = &stop;
-                s.spawn(move || {
-                    let mut buf = record(w as u64);
-                    let mut n = 0u64;
-                    let mut lat = Vec::new();
-                    while n == 0 || !stop.load(Ordering::Relaxed) {
-                        produce(&mut buf, n);
-                        let t = Instant::now();
-                        black_box(pool.hash(algo, black_box(&buf)));
+                        hash(&buf);
                         lat.push(t.elapsed().as_secs_f64() * 1e6);
                         n += 1;
                     }
