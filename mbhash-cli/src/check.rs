@@ -7,24 +7,25 @@
 //! that every message comes out in list order.
 //!
 //! Each line names its algorithm (see [`crate::checkline`]), so one list
-//! may mix them: the jobs go to the hashing pipeline in runs of one
-//! algorithm (a run ends where a line of another algorithm starts), each
-//! run on its family's engine, and the messages stay in list order.
+//! may mix them: every job goes to the one hashing pipeline with its line's
+//! algorithm, each on its family's configured engine, and the messages stay
+//! in list order. A family whose engine cannot run (a bad engine variable)
+//! ends the check at its first line, after the messages of the lines
+//! before it.
 
 use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 
 use mbhash_core::Algo;
-use mbhash_core::alg::Algorithm;
 use mbhash_core::algo::Digest;
-use mbhash_core::engine::LaneEngine;
+use mbhash_core::service::HashService;
 
 use crate::args::{Options, Report};
 use crate::checkline::{Entry, Line, Parser, base64_len};
 use crate::names;
 use crate::output::{Out, changed_warning, push_base64, push_hex, say};
-use crate::progress::{self, Progress};
+use crate::progress;
 use crate::streams::{self, EngineOf, Hashed, Job, Settings, Source, StdinOnce};
 
 /// One item of a checksum list.
@@ -70,6 +71,13 @@ impl Job for CheckJob {
     fn source(&self) -> Option<&Source> {
         match self {
             CheckJob::Entry { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+
+    fn algo(&self) -> Option<Algo> {
+        match self {
+            CheckJob::Entry { algo, .. } => Some(*algo),
             _ => None,
         }
     }
@@ -246,13 +254,19 @@ fn matches(expected: &[u8], digest: &[u8]) -> bool {
     }
 }
 
-/// The algorithm of a job: its line's, or any (`None`) for a job with
-/// nothing to hash.
-fn algo_of(job: &CheckJob) -> Option<Algo> {
-    match job {
-        CheckJob::Entry { algo, .. } => Some(*algo),
-        _ => None,
-    }
+/// Whether `algo`'s family has an engine that runs (checked once per
+/// family): the error to say if not.
+fn engine_error(algo: Algo, checked: &mut [Option<Result<(), String>>; 2]) -> Option<String> {
+    // The families by block length: SHA-256's 64 bytes, SHA-512's 128.
+    let family = usize::from(algo.block_len() != Algo::Sha256.block_len());
+    checked[family]
+        .get_or_insert_with(|| {
+            mbhash_core::with_algo!(algo, A => {
+                EngineOf::<A>::try_configured().map(|_| ()).map_err(|e| e.to_string())
+            })
+        })
+        .clone()
+        .err()
 }
 
 /// Checks every list of `o.files`; `Ok(false)` if any check failed.
@@ -285,18 +299,34 @@ pub fn run(o: &Options, settings: Settings, show_progress: bool) -> io::Result<b
             ok: true,
             tally: Tally::default(),
         };
-        let mut jobs = Lines::new(o.files.clone(), Parser::new(only)).peekable();
-        while let Some(first) = jobs.peek() {
-            let algo = algo_of(first).unwrap_or(o.algo);
-            // The jobs up to the first line of another algorithm.
-            let run = std::iter::from_fn(|| jobs.next_if(|j| algo_of(j).is_none_or(|a| a == algo)));
-            let r = mbhash_core::with_algo!(algo, A => {
-                checker.run::<A, _>(settings, run, progress)
-            });
-            if !r? {
-                checker.ok = false;
-                break;
+        // The jobs up to the first line of a family whose engine cannot
+        // run; that family's error is said after the jobs before it.
+        let mut checked = [None, None];
+        let mut refused = None;
+        let mut lines = Lines::new(o.files.clone(), Parser::new(only));
+        let jobs = std::iter::from_fn(|| {
+            if refused.is_some() {
+                return None;
             }
+            let job = lines.next()?;
+            if let CheckJob::Entry { algo, .. } = &job
+                && let Some(e) = engine_error(*algo, &mut checked)
+            {
+                refused = Some(e);
+                return None;
+            }
+            Some(job)
+        });
+        // Families are given no engine: each runs its configured one, which
+        // is checked above before its first job.
+        let service = HashService::builder();
+        streams::run(service, o.algo, settings, jobs, progress, |job, outcome| {
+            checker.report(job, outcome)
+        })?;
+        if let Some(e) = refused {
+            checker.out.flush()?;
+            say(&e);
+            checker.ok = false;
         }
         checker.out.flush().map(|()| checker.ok)
     })
@@ -312,37 +342,6 @@ struct Checker<'o, 'p> {
 }
 
 impl Checker<'_, '_> {
-    /// Hashes a run of jobs of algorithm `A`; `Ok(false)` if its engine
-    /// cannot run (the error is said).
-    fn run<A: Algorithm, I>(
-        &mut self,
-        settings: Settings,
-        jobs: I,
-        progress: &Progress,
-    ) -> io::Result<bool>
-    where
-        I: Iterator<Item = CheckJob> + Send,
-    {
-        let engine = match EngineOf::<A>::try_configured() {
-            Ok(e) => e,
-            Err(e) => {
-                self.out.flush()?;
-                say(&e.to_string());
-                return Ok(false);
-            }
-        };
-        streams::run::<A, _, _, _>(engine, settings, jobs, progress, |job, outcome| {
-            let outcome = outcome.map(|r| {
-                r.map(|h| Hashed {
-                    digest: Digest::of::<A>(&h.digest),
-                    changed: h.changed,
-                })
-            });
-            self.report(job, outcome)
-        })?;
-        Ok(true)
-    }
-
     /// Reports one job.
     fn report(
         &mut self,

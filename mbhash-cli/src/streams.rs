@@ -12,6 +12,10 @@
 //! the last ones; a lone large input is read a chunk ahead of the worker that
 //! hashes it on the one-stream kernel), and memory is bounded by the pool and
 //! the window of slots, whatever the number and sizes of the inputs.
+//!
+//! Each job names its algorithm (or takes the run's), so one service hashes
+//! a list that mixes algorithms: a batch holds one algorithm's inputs, and
+//! is sent when the next input is of another.
 
 use std::io::{self, Read};
 use std::num::NonZeroU64;
@@ -20,8 +24,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError, TryLockError};
 
+use mbhash_core::Algo;
 use mbhash_core::alg::{Algorithm, Family};
-use mbhash_core::service::{self, BufferPool, HashService, InOrder, PoolBuf, Sequencer, Slot};
+use mbhash_core::service::{
+    self, BufferPool, Digest, HashService, InOrder, PoolBuf, Sequencer, Slot,
+};
 
 use crate::files::{self, Budget};
 use crate::names;
@@ -156,6 +163,11 @@ pub trait Job: Send + 'static {
     /// The input to hash; `None` for a job that only marks a place in the
     /// output (it is handed back in order with no outcome).
     fn source(&self) -> Option<&Source>;
+
+    /// The algorithm of the job's input; `None`: the run's.
+    fn algo(&self) -> Option<Algo> {
+        None
+    }
 }
 
 /// A digest, and whether the file changed while it was read (only checked
@@ -170,7 +182,7 @@ pub struct Hashed<D> {
 
 /// What became of a job: `None` if it had no input, else the digest or the
 /// error that stopped the reading.
-pub type Outcome<A> = Option<io::Result<Hashed<<A as Algorithm>::Output>>>;
+pub type Outcome = Option<io::Result<Hashed<Digest>>>;
 
 /// How the work is spread.
 #[derive(Debug, Clone, Copy)]
@@ -215,26 +227,28 @@ impl Settings {
     }
 }
 
-/// Hashes every job's input and calls `sink` with each job and its outcome,
-/// in job order. `sink` returning an error stops the run and returns it.
-pub fn run<A, T, I, F>(
-    engine: EngineOf<A>,
+/// Hashes every job's input, in its algorithm or else `algo`, and calls
+/// `sink` with each job and its outcome, in job order. `sink` returning an
+/// error stops the run and returns it.
+///
+/// `service` says the engines (given with [`service::Builder::engine_of`]);
+/// a family given none runs `auto`: the caller has checked the engines of
+/// the families its jobs use.
+pub fn run<T, I, F>(
+    service: service::Builder,
+    algo: Algo,
     settings: Settings,
     jobs: I,
     progress: &Progress,
     mut sink: F,
 ) -> io::Result<()>
 where
-    A: Algorithm,
     T: Job,
     I: Iterator<Item = T> + Send,
-    F: FnMut(T, Outcome<A>) -> io::Result<()>,
+    F: FnMut(T, Outcome) -> io::Result<()>,
 {
-    let service = HashService::builder()
+    let service = service
         .workers(settings.threads)
-        .engine_of::<A>(engine)
-        // The family's engine is given: the other family's variable is not
-        // this run's business.
         .check_env(false)
         .build()
         .map_err(io::Error::other)?;
@@ -244,18 +258,19 @@ where
         budget: Budget::from_limit(),
         jobs: Mutex::new(jobs.fuse()),
         stop: AtomicBool::new(false),
+        algo,
         settings,
         progress,
     };
-    let (seq, in_order) = service::ordered::<(T, Outcome<A>)>(settings.window);
+    let (seq, in_order) = service::ordered::<(T, Outcome)>(settings.window);
     std::thread::scope(|s| {
         for _ in 0..settings.readers.max(1) {
             let seq = seq.clone();
             let readers = &readers;
-            s.spawn(move || readers.run::<A>(&seq));
+            s.spawn(move || readers.run(&seq));
         }
         drop(seq);
-        let r = deliver::<A, T, F>(in_order, &mut sink);
+        let r = deliver::<T, F>(in_order, &mut sink);
         if r.is_err() {
             // The readers stop at their next read or job.
             readers.stop.store(true, Ordering::Relaxed);
@@ -266,11 +281,10 @@ where
 
 /// Hands the outcomes on in order, until the end or `sink`'s first error.
 /// Returning drops `in_order`: readers waiting for a slot stop.
-fn deliver<A, T, F>(in_order: InOrder<(T, Outcome<A>)>, sink: &mut F) -> io::Result<()>
+fn deliver<T, F>(in_order: InOrder<(T, Outcome)>, sink: &mut F) -> io::Result<()>
 where
-    A: Algorithm,
     T: Job,
-    F: FnMut(T, Outcome<A>) -> io::Result<()>,
+    F: FnMut(T, Outcome) -> io::Result<()>,
 {
     for item in in_order {
         let (job, outcome) =
@@ -288,23 +302,25 @@ struct Readers<'a, I: Iterator> {
     jobs: Mutex<std::iter::Fuse<I>>,
     /// The caller stopped: readers finish at once.
     stop: AtomicBool,
+    /// The algorithm of jobs that name none.
+    algo: Algo,
     settings: Settings,
     progress: &'a Progress,
 }
 
 /// A job's place in the output.
-type Place<A, T> = Slot<(T, Outcome<A>)>;
+type Place<T> = Slot<(T, Outcome)>;
 
 /// A small input read whole, waiting in its reader's batch: the service's
 /// job (its bytes are the buffer's), with what its reply needs.
-struct Pending<A: Algorithm, T> {
+struct Pending<T> {
     buf: PoolBuf,
     job: T,
-    place: Place<A, T>,
+    place: Place<T>,
     changed: bool,
 }
 
-impl<A: Algorithm, T> AsRef<[u8]> for Pending<A, T> {
+impl<T> AsRef<[u8]> for Pending<T> {
     fn as_ref(&self) -> &[u8] {
         &self.buf
     }
@@ -312,7 +328,7 @@ impl<A: Algorithm, T> AsRef<[u8]> for Pending<A, T> {
 
 /// The reply to a job of a batch, on the worker: the buffer goes back to
 /// the pool, the outcome to the job's place.
-fn reply<A: Algorithm, T>(outcome: service::Outcome<Pending<A, T>>) {
+fn reply<T>(outcome: service::Outcome<Pending<T>>) {
     let (pending, digest) = match outcome {
         Ok(done) => (done.buf, Ok(done.digest)),
         Err(cancelled) => {
@@ -327,13 +343,14 @@ fn reply<A: Algorithm, T>(outcome: service::Outcome<Pending<A, T>>) {
         changed,
     } = pending;
     drop(buf);
-    place.fill((job, Some(digest.map(|d| hashed::<A>(&d, changed)))));
+    place.fill((job, Some(digest.map(|digest| Hashed { digest, changed }))));
 }
 
-/// A reader's batch of small inputs, read and not yet handed to the
-/// service.
-struct Batch<A: Algorithm, T> {
-    items: Vec<Pending<A, T>>,
+/// A reader's batch of small inputs of one algorithm, read and not yet
+/// handed to the service.
+struct Batch<T> {
+    algo: Algo,
+    items: Vec<Pending<T>>,
     bytes: usize,
 }
 
@@ -350,8 +367,9 @@ where
     /// jobs, a place, a buffer, or an input that is not a regular file) the
     /// batch is sent: what others wait for is never held back by a waiting
     /// reader.
-    fn run<A: Algorithm>(&self, seq: &Sequencer<(I::Item, Outcome<A>)>) {
+    fn run(&self, seq: &Sequencer<(I::Item, Outcome)>) {
         let mut batch = Batch {
+            algo: self.algo,
             items: Vec::with_capacity(self.settings.batch_jobs),
             bytes: 0,
         };
@@ -374,13 +392,13 @@ where
                 })
             };
             let Some((job, place)) = next else { break };
-            self.read::<A>(job, place, &mut batch);
+            self.read(job, place, &mut batch);
         }
         self.send(&mut batch);
     }
 
     /// Hands the batch to the service.
-    fn send<A: Algorithm>(&self, batch: &mut Batch<A, I::Item>) {
+    fn send(&self, batch: &mut Batch<I::Item>) {
         batch.bytes = 0;
         if batch.items.is_empty() {
             return;
@@ -389,11 +407,11 @@ where
         // (the replies, with the places, would be dropped: received lost).
         let _ = self
             .service
-            .submit_batch_to(A::ALGO, batch.items.drain(..), reply::<A, I::Item>);
+            .submit_batch_to(batch.algo, batch.items.drain(..), reply::<I::Item>);
     }
 
     /// A buffer from the pool; the batch is sent first if it must wait.
-    fn buffer<A: Algorithm>(&self, want: usize, batch: &mut Batch<A, I::Item>) -> PoolBuf {
+    fn buffer(&self, want: usize, batch: &mut Batch<I::Item>) -> PoolBuf {
         self.pool.try_take(want).unwrap_or_else(|| {
             self.send(batch);
             self.pool.take(want)
@@ -419,12 +437,12 @@ where
     /// Reads a job's input into pooled buffers: an input that fits in one
     /// joins the batch, a larger one is a stream of the service. The
     /// outcome goes to the job's place.
-    fn read<A: Algorithm>(
-        &self,
-        job: I::Item,
-        place: Place<A, I::Item>,
-        batch: &mut Batch<A, I::Item>,
-    ) {
+    fn read(&self, job: I::Item, place: Place<I::Item>, batch: &mut Batch<I::Item>) {
+        let algo = job.algo().unwrap_or(self.algo);
+        if algo != batch.algo {
+            self.send(batch);
+            batch.algo = algo;
+        }
         let opened = job.source().map(|src| self.open(src));
         let mut reader = match opened {
             None => return place.fill((job, None)),
@@ -489,7 +507,10 @@ where
                 }
                 stream.finish_to(move |o: service::Outcome<()>| {
                     let outcome = o
-                        .map(|done| hashed::<A>(&done.digest, changed))
+                        .map(|done| Hashed {
+                            digest: done.digest,
+                            changed,
+                        })
                         .map_err(|cancelled| io::Error::other(cancelled.to_string()));
                     place.fill((job, Some(outcome)));
                 });
@@ -499,7 +520,7 @@ where
                 // A large input keeps the reader a while: the batch goes
                 // first.
                 self.send(batch);
-                self.service.stream(A::ALGO)
+                self.service.stream(algo)
             });
             if s.update(buf).is_err() || self.stop.load(Ordering::Relaxed) {
                 // Refused only once shut down; the caller stopped.
@@ -513,16 +534,6 @@ where
 /// does only after its readers are gone.
 fn refused() -> io::Error {
     io::Error::other("the hash service refused the input")
-}
-
-/// A digest of the service as the caller sees it.
-fn hashed<A: Algorithm>(digest: &service::Digest, changed: bool) -> Hashed<A::Output> {
-    let mut out = A::ZERO_OUTPUT;
-    out.as_mut().copy_from_slice(digest.as_bytes());
-    Hashed {
-        digest: out,
-        changed,
-    }
 }
 
 #[cfg(test)]
@@ -580,7 +591,6 @@ mod tests {
     /// the oracle's digest.
     #[test]
     fn outcomes_in_job_order_under_tight_bounds() {
-        use mbhash_core::alg::Sha256;
         let tmp = mbhash_test_support::TempDir::new("mbhash-streams", "order");
         let chunk = 8192;
         let mut rng = mbhash_test_support::Rng::new(5);
@@ -613,10 +623,10 @@ mod tests {
             batch_bytes: 20_000,
             ..Settings::new(2)
         };
-        let engine = EngineOf::<Sha256>::configured();
         let mut seen = 0;
-        run::<Sha256, _, _, _>(
-            engine,
+        run(
+            HashService::builder(),
+            Algo::Sha256,
             settings,
             jobs.into_iter(),
             &Progress::hidden(),
@@ -625,7 +635,7 @@ mod tests {
                 match (outcome, &expected[seen]) {
                     (None, None) => {}
                     (Some(Ok(h)), Some(want)) => {
-                        assert_eq!(h.digest.as_slice(), &want[..], "job {seen}")
+                        assert_eq!(h.digest.as_bytes(), &want[..], "job {seen}")
                     }
                     (Some(Err(e)), Some(want)) if want.is_empty() => {
                         assert_eq!(e.kind(), io::ErrorKind::NotFound);
@@ -643,7 +653,6 @@ mod tests {
     /// A sink's error stops the run and is returned; nothing waits forever.
     #[test]
     fn a_sink_error_stops_the_run() {
-        use mbhash_core::alg::Sha256;
         let tmp = mbhash_test_support::TempDir::new("mbhash-streams", "stop");
         let big = tmp.0.join("big");
         std::fs::write(&big, vec![1u8; 1 << 20]).unwrap();
@@ -655,14 +664,21 @@ mod tests {
             ..Settings::new(2)
         };
         let mut calls = 0;
-        let engine = EngineOf::<Sha256>::configured();
-        let r = run::<Sha256, _, _, _>(engine, settings, jobs, &Progress::hidden(), |_, _| {
-            calls += 1;
-            if calls == 3 {
-                return Err(io::Error::other("sink full"));
-            }
-            Ok(())
-        });
+        let service = HashService::builder();
+        let r = run(
+            service,
+            Algo::Sha256,
+            settings,
+            jobs,
+            &Progress::hidden(),
+            |_, _| {
+                calls += 1;
+                if calls == 3 {
+                    return Err(io::Error::other("sink full"));
+                }
+                Ok(())
+            },
+        );
         assert_eq!(r.unwrap_err().to_string(), "sink full");
         assert_eq!(calls, 3);
     }

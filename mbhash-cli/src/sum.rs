@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use mbhash_core::alg::Algorithm;
 use mbhash_core::engine::LaneEngine;
+use mbhash_core::service::HashService;
 
 use crate::args::{self, HELP, Options};
 use crate::check;
@@ -97,31 +98,40 @@ fn run<A: Algorithm>(o: &Options) -> io::Result<bool> {
         let mut out = Out::new(progress);
         let mut ok = true;
         let inputs = Walk::new(o.files.clone(), o.recursive);
-        let r = streams::run::<A, _, _, _>(engine, settings, inputs, progress, |input, outcome| {
-            let err = match (outcome, input.what) {
-                (Some(Ok(hashed)), _) => {
-                    push_sum_line(out.line(), o, &input.name, hashed.digest.as_ref());
-                    out.emit()?;
-                    if hashed.changed {
-                        ok = false;
-                        out.error(&changed_warning(&input.name))?;
+        let service = HashService::builder().engine_of::<A>(engine);
+        let r = streams::run(
+            service,
+            A::ALGO,
+            settings,
+            inputs,
+            progress,
+            |input, outcome| {
+                let err = match (outcome, input.what) {
+                    (Some(Ok(hashed)), _) => {
+                        push_sum_line(out.line(), o, &input.name, hashed.digest.as_bytes());
+                        out.emit()?;
+                        if hashed.changed {
+                            ok = false;
+                            out.error(&changed_warning(&input.name))?;
+                        }
+                        return Ok(());
                     }
-                    return Ok(());
-                }
-                (Some(Err(e)), _) | (None, What::Failed(e)) => e,
-                (None, What::Skipped(why)) => {
-                    ok &= !o.strict;
-                    return out.error(&format!("{}: skipped: {why}", names::quote(&input.name)));
-                }
-                (None, What::Hash(_)) => return Ok(()),
-            };
-            ok = false;
-            out.error(&format!(
-                "{}: {}",
-                names::quote(&input.name),
-                names::describe(&err)
-            ))
-        });
+                    (Some(Err(e)), _) | (None, What::Failed(e)) => e,
+                    (None, What::Skipped(why)) => {
+                        ok &= !o.strict;
+                        return out
+                            .error(&format!("{}: skipped: {why}", names::quote(&input.name)));
+                    }
+                    (None, What::Hash(_)) => return Ok(()),
+                };
+                ok = false;
+                out.error(&format!(
+                    "{}: {}",
+                    names::quote(&input.name),
+                    names::describe(&err)
+                ))
+            },
+        );
         r.and_then(|()| out.flush()).map(|()| ok)
     })
 }

@@ -1429,6 +1429,40 @@ fn one_list_of_every_form_and_algorithm() {
 }
 
 #[test]
+fn a_list_alternating_algorithms_checks_in_one_run() {
+    // Lines alternate between the families: every one is checked, in list
+    // order. A family whose engine cannot run ends the check at its first
+    // line, after the messages of the lines before it.
+    let tmp = TempDir::new("mbhash-cases", "alternating");
+    let dir = &tmp.0;
+    std::fs::write(dir.join("x"), b"x").unwrap();
+    let mut list = String::new();
+    for i in 0..300 {
+        let algo = ["sha256", "sha512", "sha224", "sha384"][i % 4];
+        list.push_str(&format!("{} (x) = {{{algo}:x}}\n", algo.to_uppercase()));
+    }
+    std::fs::write(dir.join("l"), fill(&list)).unwrap();
+    let out = run(dir, MBHASH, &os(&["sum", "-c", "l"]), b"", &[]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "x: OK\n".repeat(300));
+    assert_eq!(out.status.code(), Some(0));
+    let bad = [("MBHASH_SHA512_ENGINE", "no-such-engine")];
+    let out = run(dir, MBHASH, &os(&["sum", "-c", "l"]), b"", &bad);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "x: OK\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("mbhash: sha512 engine 'no-such-engine' is unknown"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    // The other family's variable is not this list's business.
+    let sha256_only: String = list.lines().step_by(4).map(|l| format!("{l}\n")).collect();
+    std::fs::write(dir.join("l"), fill(&sha256_only)).unwrap();
+    let out = run(dir, MBHASH, &os(&["sum", "-c", "l"]), b"", &bad);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "x: OK\n".repeat(75));
+    assert_eq!(out.status.code(), Some(0));
+}
+
+#[test]
 fn openssl_lines_check() {
     // OpenSSL 3 writes `SHA2-256(f)= HASH` (and `HASH *f` with -r): such a
     // list, of every algorithm, checks in one run.
