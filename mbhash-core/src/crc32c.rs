@@ -744,6 +744,20 @@ pub fn crc32c_combine(crc_a: u32, crc_b: u32, len_b: u64) -> u32 {
 ///
 /// Implements [`std::hash::Hasher`] (`finish` returns the CRC as `u64`) and
 /// [`std::io::Write`] (never fails), so it can sit under `io::copy`.
+///
+/// ```
+/// use mbhash_core::crc32c::{Crc32c, crc32c};
+/// let mut crc = Crc32c::new();
+/// crc.update(b"1234");
+/// crc.update(b"56789");
+/// // The iSCSI check value (RFC 3720).
+/// assert_eq!(crc.value(), 0xe306_9283);
+/// assert_eq!(crc.value(), crc32c(b"123456789"));
+/// // Under io::copy, as any writer.
+/// let mut w = Crc32c::new();
+/// std::io::copy(&mut &b"123456789"[..], &mut w).unwrap();
+/// assert_eq!(w, crc);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Crc32c {
     /// The raw register (the finished value inverted).
