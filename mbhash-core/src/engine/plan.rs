@@ -51,12 +51,17 @@ pub struct NarrowSplit {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Plan {
     cost: [f32; 6],
-    mid_width: u32,
-    wide_width: u32,
-    narrow: [(NarrowSplit, f32); MAX_NARROW + 1],
+    mid_width: u8,
+    wide_width: u8,
     /// `choose(1)`, worked out once: the one-stream hashers ask for it on
     /// every call.
     one: Step,
+    /// The narrow splits for 0 to 16 busy lanes, worked out once, as call
+    /// counts `[x4, x2, x1]` (each at most 16): 51 bytes where
+    /// `(NarrowSplit, f32)` pairs took 272, so that an engine (which every
+    /// manager and hasher holds by value) is small to copy. The cost of a
+    /// split is recomputed from the counts, by the same sum.
+    narrow: [[u8; 3]; MAX_NARROW + 1],
 }
 
 /// Busy lanes the narrow splits are precomputed for.
@@ -66,22 +71,19 @@ impl Plan {
     /// A plan from per-step costs (indexed like [`Step::ALL`]; infinite for a
     /// step that may not run) and the widths of the SIMD kernels.
     pub fn new(cost: [f32; 6], mid_width: u32, wide_width: u32) -> Plan {
+        let width = |w: u32| u8::try_from(w).expect("a kernel of at most 255 lanes");
         let mut plan = Plan {
             cost,
-            mid_width,
-            wide_width,
-            narrow: [(
-                NarrowSplit {
-                    x4: 0,
-                    x2: 0,
-                    x1: 0,
-                },
-                0.0,
-            ); MAX_NARROW + 1],
+            mid_width: width(mid_width),
+            wide_width: width(wide_width),
             one: Step::Scalar,
+            narrow: [[0; 3]; MAX_NARROW + 1],
         };
         for k in 0..=MAX_NARROW {
-            plan.narrow[k] = plan.compute_narrow_split(k as u32);
+            let split = plan.compute_narrow_split(k as u32).0;
+            // At most k.div_ceil(4) + 1 calls of a width for k <= 16 lanes.
+            let count = |n: u32| u8::try_from(n).expect("a few calls");
+            plan.narrow[k] = [count(split.x4), count(split.x2), count(split.x1)];
         }
         plan.one = plan.choose(1);
         plan
@@ -138,17 +140,43 @@ impl Plan {
     #[inline]
     pub fn narrow_split(&self, k: u32) -> (NarrowSplit, f32) {
         match self.narrow.get(k as usize) {
-            Some(split) => *split,
+            Some(&[x4, x2, x1]) => {
+                let split = NarrowSplit {
+                    x4: x4.into(),
+                    x2: x2.into(),
+                    x1: x1.into(),
+                };
+                // No split of allowed steps covers the lanes: stored as
+                // no calls, at infinite cost.
+                let covered = 4 * split.x4 + 2 * split.x2 + split.x1 >= k;
+                let cost = if covered {
+                    self.split_cost(split)
+                } else {
+                    f32::INFINITY
+                };
+                (split, cost)
+            }
             None => self.compute_narrow_split(k),
         }
     }
 
+    /// The cost of the narrow calls of `split`. A step used zero times
+    /// costs nothing, even if not allowed.
+    #[inline]
+    fn split_cost(&self, split: NarrowSplit) -> f32 {
+        let times = |n: u32, step: Step| {
+            if n == 0 {
+                0.0
+            } else {
+                n as f32 * self.cost(step)
+            }
+        };
+        times(split.x4, Step::Narrow4)
+            + times(split.x2, Step::Narrow2)
+            + times(split.x1, Step::Narrow1)
+    }
+
     fn compute_narrow_split(&self, k: u32) -> (NarrowSplit, f32) {
-        let (c1, c2, c4) = (
-            self.cost(Step::Narrow1),
-            self.cost(Step::Narrow2),
-            self.cost(Step::Narrow4),
-        );
         let mut best = (
             NarrowSplit {
                 x4: 0,
@@ -163,11 +191,10 @@ impl Plan {
             let rest = k.saturating_sub(4 * x4);
             for x2 in 0..=rest.div_ceil(2) {
                 let x1 = rest.saturating_sub(2 * x2);
-                // A step used zero times costs nothing, even if not allowed.
-                let times = |n: u32, c: f32| if n == 0 { 0.0 } else { n as f32 * c };
-                let cost = times(x4, c4) + times(x2, c2) + times(x1, c1);
+                let split = NarrowSplit { x4, x2, x1 };
+                let cost = self.split_cost(split);
                 if cost < best.1 {
-                    best = (NarrowSplit { x4, x2, x1 }, cost);
+                    best = (split, cost);
                 }
             }
         }
@@ -193,11 +220,11 @@ impl Plan {
             (narrow_step, narrow),
             (
                 Step::Mid,
-                Self::groups(busy, self.mid_width) as f32 * self.cost(Step::Mid),
+                Self::groups(busy, self.mid_width.into()) as f32 * self.cost(Step::Mid),
             ),
             (
                 Step::Wide,
-                Self::groups(busy, self.wide_width) as f32 * self.cost(Step::Wide),
+                Self::groups(busy, self.wide_width.into()) as f32 * self.cost(Step::Wide),
             ),
         ];
         let mut best = (Step::Scalar, f32::INFINITY);
@@ -270,6 +297,31 @@ mod tests {
         assert_eq!(plan.choose(0xff), Step::Mid);
         // One lane in each half: two AVX2 calls (6.0), one wide (4.0), a pair (1.3).
         assert_eq!(plan.choose(0x0101), Step::Narrow2);
+    }
+
+    #[test]
+    fn stored_splits_are_the_computed_ones() {
+        let plans = [
+            Plan::new([10.0, 1.0, 1.3, 1.8, 3.0, 4.0], 8, 16),
+            Plan::new([10.0, 1.0, f32::INFINITY, 1.8, 3.0, 4.0], 8, 16),
+            Plan::only(&[Step::Narrow2], 8, 16),
+            Plan::only(&[Step::Mid], 8, 16),
+            Plan::only(&[Step::Scalar, Step::Wide], 8, 16),
+        ];
+        for plan in plans {
+            for k in 0..=MAX_NARROW as u32 {
+                let (stored, computed) = (plan.narrow_split(k), plan.compute_narrow_split(k));
+                assert_eq!(stored.1.to_bits(), computed.1.to_bits(), "{plan:?} {k}");
+                if computed.1.is_finite() {
+                    assert_eq!(stored.0, computed.0, "{plan:?} {k}");
+                }
+            }
+        }
+        // No narrow step: no narrow split runs a busy lane.
+        assert_eq!(
+            Plan::only(&[Step::Mid], 8, 16).narrow_split(3).1,
+            f32::INFINITY
+        );
     }
 
     #[test]
