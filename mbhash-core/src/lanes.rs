@@ -63,7 +63,7 @@ impl<F: Family, J, const N: usize> LaneCount<F, J> for Lanes<N> {
     }
     #[inline(always)]
     fn jobs() -> Self::Jobs {
-        [const { None }; N]
+        core::array::from_fn(|_| None)
     }
 }
 

@@ -469,8 +469,9 @@ impl<A: Algorithm> Lane<'_, A> {
 /// ```
 pub struct JobManager<'a, A: Algorithm> {
     engine: <A::Family as Family>::Engine,
-    /// Lanes the engine fills before a submit runs it.
-    lane_count: usize,
+    /// The lanes the engine fills before a submit runs it, as a mask of
+    /// the lowest ones.
+    full: u32,
     lanes: LaneSet<A::Family, Lane<'a, A>, Lanes<MAX_LANES>>,
 }
 
@@ -546,9 +547,10 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
     /// ```
     #[inline(always)]
     pub fn with_engine(engine: <A::Family as Family>::Engine) -> Self {
+        let lanes = engine.lanes().clamp(1, MAX_LANES);
         JobManager {
             engine,
-            lane_count: engine.lanes().clamp(1, MAX_LANES),
+            full: u32::MAX >> (32 - lanes),
             lanes: LaneSet::new(),
         }
     }
@@ -634,7 +636,11 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
             return Ok(Some(lane.ctx));
         }
         self.lanes.insert(state, lane);
-        if self.lanes.in_flight() < self.lane_count {
+        // Lanes fill lowest first and the set never holds more jobs than
+        // `lane_count` (a full set runs before the submit returns), so the
+        // set is full exactly when its low `lane_count` lanes are all busy:
+        // a mask compare, not a population count.
+        if self.lanes.busy() != self.full {
             return Ok(None);
         }
         Ok(self.lanes.run(&self.engine).map(|i| self.take(i)))
