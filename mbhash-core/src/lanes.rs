@@ -153,11 +153,24 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     /// busy lane, in one engine call; idle lanes get a busy lane's blocks as
     /// filler (their states are garbage afterwards). A lone busy lane runs
     /// on the engine's one-stream path.
-    #[inline]
+    #[inline(always)]
     pub fn run<E: LaneEngine<F>>(&mut self, engine: &E) -> Option<usize> {
-        // The cheap cases inline in the caller (a job already done, an
-        // empty set, one busy lane on the one-stream kernel); rounds over
-        // several lanes in a call.
+        // A job already done (what a submit to a full set of short jobs
+        // finds most of the time) and an empty set inline in the caller;
+        // running lanes in a call.
+        if self.done != 0 {
+            return Some(self.done.trailing_zeros() as usize);
+        }
+        if self.busy == 0 {
+            return None;
+        }
+        self.run_busy(engine)
+    }
+
+    /// [`LaneSet::run`] with no job done: one busy lane on the engine's
+    /// one-stream kernel here, rounds over several lanes in a call.
+    #[inline]
+    fn run_busy<E: LaneEngine<F>>(&mut self, engine: &E) -> Option<usize> {
         loop {
             if self.done != 0 {
                 return Some(self.done.trailing_zeros() as usize);
