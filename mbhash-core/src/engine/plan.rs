@@ -62,6 +62,10 @@ pub struct Plan {
     /// manager and hasher holds by value) is small to copy. The cost of a
     /// split is recomputed from the counts, by the same sum.
     narrow: [[u8; 3]; MAX_NARROW + 1],
+    /// `choose` of the lowest `k` lanes, for `k` up to 16, worked out once:
+    /// lanes fill lowest first, so a round's busy lanes are most often
+    /// these.
+    packed: [Step; MAX_NARROW + 1],
 }
 
 /// Busy lanes the narrow splits are precomputed for.
@@ -78,6 +82,7 @@ impl Plan {
             wide_width: width(wide_width),
             one: Step::Scalar,
             narrow: [[0; 3]; MAX_NARROW + 1],
+            packed: [Step::Scalar; MAX_NARROW + 1],
         };
         for k in 0..=MAX_NARROW {
             let split = plan.compute_narrow_split(k as u32).0;
@@ -85,7 +90,10 @@ impl Plan {
             let count = |n: u32| u8::try_from(n).expect("a few calls");
             plan.narrow[k] = [count(split.x4), count(split.x2), count(split.x1)];
         }
-        plan.one = plan.choose(1);
+        for k in 1..=MAX_NARROW {
+            plan.packed[k] = plan.choose_any(u32::MAX >> (32 - k));
+        }
+        plan.one = plan.packed[1];
         plan
     }
 
@@ -206,6 +214,18 @@ impl Plan {
     /// gives the whole mix.
     #[inline]
     pub fn choose(&self, busy: u32) -> Step {
+        // The lowest k lanes (a mask of ones from bit 0): looked up.
+        if busy != 0
+            && busy & busy.wrapping_add(1) == 0
+            && let Some(step) = self.packed.get(busy.trailing_ones() as usize)
+        {
+            return *step;
+        }
+        self.choose_any(busy)
+    }
+
+    /// [`Plan::choose`], worked out.
+    fn choose_any(&self, busy: u32) -> Step {
         let k = busy.count_ones();
         let (split, narrow) = self.narrow_split(k);
         let narrow_step = if split.x4 > 0 {
@@ -322,6 +342,23 @@ mod tests {
             Plan::only(&[Step::Mid], 8, 16).narrow_split(3).1,
             f32::INFINITY
         );
+    }
+
+    #[test]
+    fn looked_up_choices_are_the_computed_ones() {
+        let plans = [
+            Plan::new([10.0, 1.0, 1.3, 1.8, 3.0, 4.0], 8, 16),
+            Plan::new([10.0, 1.0, 1.3, 2.9, 3.0, 4.0], 8, 16),
+            Plan::only(&[Step::Mid], 8, 16),
+            Plan::only(&[Step::Wide], 4, 8),
+        ];
+        for plan in plans {
+            for k in 1..=16 {
+                let busy = u32::MAX >> (32 - k);
+                assert_eq!(plan.choose(busy), plan.choose_any(busy), "{plan:?} {k}");
+            }
+            assert_eq!(plan.one(), plan.choose_any(1));
+        }
     }
 
     #[test]
