@@ -127,8 +127,15 @@ impl Family for Sha256Family {
 
     #[inline]
     fn write_digest(state: &[u32; 8], out: &mut [u8]) {
-        for (chunk, word) in out.chunks_mut(4).zip(state) {
-            chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+        // Whole words as whole stores; a truncated digest's part word last.
+        let words = out.len() / 4;
+        let mut chunks = out.chunks_exact_mut(4);
+        for (chunk, word) in (&mut chunks).zip(state) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+        let rest = chunks.into_remainder();
+        if let Some(word) = state.get(words) {
+            rest.copy_from_slice(&word.to_be_bytes()[..rest.len()]);
         }
     }
 }
@@ -193,8 +200,15 @@ impl Family for Sha512Family {
 
     #[inline]
     fn write_digest(state: &[u64; 8], out: &mut [u8]) {
-        for (chunk, word) in out.chunks_mut(8).zip(state) {
-            chunk.copy_from_slice(&word.to_be_bytes()[..chunk.len()]);
+        // Whole words as whole stores; a truncated digest's part word last.
+        let words = out.len() / 8;
+        let mut chunks = out.chunks_exact_mut(8);
+        for (chunk, word) in (&mut chunks).zip(state) {
+            chunk.copy_from_slice(&word.to_be_bytes());
+        }
+        let rest = chunks.into_remainder();
+        if let Some(word) = state.get(words) {
+            rest.copy_from_slice(&word.to_be_bytes()[..rest.len()]);
         }
     }
 }
