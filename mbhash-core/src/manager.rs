@@ -332,6 +332,26 @@ impl<A: Algorithm> Context<A> {
         })
     }
 
+    /// Writes the digest to `out`, once the stream is [`Status::Complete`]
+    /// (returns true); otherwise returns false and leaves `out` as it was.
+    /// [`Context::digest`] without the digest value in between: what the C
+    /// library writes to its caller's buffer.
+    ///
+    /// # Panics
+    /// If `out` is not as long as the digest.
+    pub fn digest_into(&self, out: &mut [u8]) -> bool {
+        assert_eq!(
+            out.len(),
+            A::ZERO_OUTPUT.as_ref().len(),
+            "digest_into: a buffer of the digest's length"
+        );
+        if self.status != Status::Complete {
+            return false;
+        }
+        <A::Family as Family>::write_digest(&self.state, out);
+        true
+    }
+
     /// Forgets any stream (including one abandoned in a dropped manager);
     /// keeps the id.
     pub fn reset(&mut self) {

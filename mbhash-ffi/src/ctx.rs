@@ -347,19 +347,23 @@ pub unsafe extern "C" fn mbh_ctx_digest(
         with_algo!(alg, A => {
             // SAFETY: initialised with `alg` and not in flight: no `&mut` to
             // the Rust context exists.
-            let digest = unsafe { (*CtxInner::rust_ctx::<A>(inner)).digest() };
-            let digest = digest.ok_or(mbh_result::MBH_NOT_COMPLETE)?;
-            let digest: &[u8] = digest.as_ref();
-            if out_len < digest.len() {
+            let rust_ctx = unsafe { &*CtxInner::rust_ctx::<A>(inner) };
+            if rust_ctx.status() != Status::Complete {
+                return Err(mbh_result::MBH_NOT_COMPLETE);
+            }
+            let len = A::DIGEST_LEN;
+            if out_len < len {
                 return Err(mbh_result::MBH_BUFFER_TOO_SMALL);
             }
-            // SAFETY: `out` is writable for `out_len >= digest.len()` bytes
-            // and does not overlap the local digest; `written_out` is
-            // writable (the caller's contract).
-            unsafe {
-                core::ptr::copy_nonoverlapping(digest.as_ptr(), out, digest.len());
-                write_out(written_out, digest.len());
-            }
+            // SAFETY: `out` is writable for `out_len >= len` bytes and
+            // overlaps no context (the caller's contract).
+            let out = unsafe { core::slice::from_raw_parts_mut(out, len) };
+            // Written in place: a digest built first and then copied made
+            // the compiler split it into pieces of odd sizes.
+            let complete = rust_ctx.digest_into(out);
+            debug_assert!(complete, "checked above");
+            // SAFETY: writable (the caller's contract).
+            unsafe { write_out(written_out, len) };
             Ok(())
         })
     })
