@@ -214,3 +214,52 @@ fn sha512_family_misuse() {
         sha2::Sha512::digest(b"abc")[..]
     );
 }
+
+#[test]
+fn digest_into_writes_only_a_complete_digest() {
+    use mbhash_core::{Sha224Context, Sha224Manager, Sha512_224Context, Sha512_224Manager};
+    let data = [0x5au8; 100];
+    let mut out = [0xeeu8; 32];
+    let mut ctx = Sha256Context::new();
+    assert!(!ctx.digest_into(&mut out), "a new context has no digest");
+    assert_eq!(out, [0xee; 32], "untouched");
+    let mut m = Sha256Manager::new();
+    let ctx = match m.submit(&mut ctx, &data, Flags::FIRST).unwrap() {
+        Some(c) => c,
+        None => m.flush().unwrap(),
+    };
+    assert!(!ctx.digest_into(&mut out), "an open stream has no digest");
+    assert_eq!(out, [0xee; 32], "untouched");
+    let ctx = match m.submit(ctx, &[], Flags::LAST).unwrap() {
+        Some(c) => c,
+        None => m.flush().unwrap(),
+    };
+    assert!(ctx.digest_into(&mut out));
+    assert_eq!(out[..], sha2::Sha256::digest(data)[..]);
+    assert_eq!(out, ctx.digest().unwrap());
+
+    // Truncated digests: the part word too.
+    let mut c224 = Sha224Context::new();
+    let mut m224 = Sha224Manager::new();
+    let done = match m224.submit(&mut c224, &data, Flags::ENTIRE).unwrap() {
+        Some(c) => c,
+        None => m224.flush().unwrap(),
+    };
+    let mut out = [0u8; 28];
+    assert!(done.digest_into(&mut out));
+    assert_eq!(out[..], sha2::Sha224::digest(data)[..]);
+    let mut c = Sha512_224Context::new();
+    let mut m = Sha512_224Manager::new();
+    let done = match m.submit(&mut c, &data, Flags::ENTIRE).unwrap() {
+        Some(c) => c,
+        None => m.flush().unwrap(),
+    };
+    assert!(done.digest_into(&mut out));
+    assert_eq!(out[..], sha2::Sha512_224::digest(data)[..]);
+
+    let short = std::panic::catch_unwind(|| Sha256Context::new().digest_into(&mut [0u8; 31]));
+    assert!(
+        short.is_err(),
+        "a buffer of another length is a bug that panics"
+    );
+}
