@@ -339,6 +339,7 @@ impl<A: Algorithm> Context<A> {
     ///
     /// # Panics
     /// If `out` is not as long as the digest.
+    #[inline]
     pub fn digest_into(&self, out: &mut [u8]) -> bool {
         assert_eq!(
             out.len(),
