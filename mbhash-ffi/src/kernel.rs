@@ -5,8 +5,8 @@
 /// The most stack, in bytes, that any one call into the kernel-style library
 /// uses: the return address and every frame below it. Measured by
 /// `mbhash-ffi/kernel/check.sh` on every export, algorithm and engine: at
-/// most 4176 bytes (`mbh_submit`; `mbh_flush` 3936,
-/// `isal_sha512_ctx_mgr_submit` 3896, `mbh_manager_init` about 2400, the
+/// most 4160 bytes (`mbh_submit`; `mbh_flush` 3920,
+/// `isal_sha512_ctx_mgr_submit` 3896, `mbh_manager_init` about 2100, the
 /// others under 2800);
 /// this bound leaves a third more for other compilers' inlining, and the
 /// check fails above it.
@@ -46,7 +46,7 @@ pub const MBH_KERNEL_STACK_MAX: usize = 6144;
 /// above `MBH_KERNEL_STACK_MAX`): the combining caller keeps a job manager
 /// on its stack (its contexts live in the pool). Measured by
 /// `mbhash-ffi/kernel/check.sh`, alone and with another thread's jobs
-/// joining the lanes: 7384 bytes; the check fails above this bound.
+/// joining the lanes: 6952 bytes; the check fails above this bound.
 /// Call it from threads with 10 KiB of stack to spare (a storage stack's
 /// worker threads), not from interrupt context. Unlike the
 /// rest of the library, `mbh_pool_hash` may sleep and takes the host's
