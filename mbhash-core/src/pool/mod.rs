@@ -90,7 +90,8 @@ pub trait PoolOps: Sync {
     /// CPUs that may run the pool's callers at once. While fewer combiners
     /// run, a new caller runs its job at once on its own CPU instead of
     /// joining a combiner's lanes. The default, [`Pool::SLOTS`], suits a
-    /// host that does not know.
+    /// host that does not know, and one whose scheduler time-shares more
+    /// callers than CPUs ([`StdOps`] uses it: see there why).
     fn cpus(&self) -> usize {
         SLOTS
     }
