@@ -3,7 +3,7 @@
 
 use std::io::IoSlice;
 
-use super::{Pool, PoolOps, SpinOps};
+use super::{Pool, PoolOps, SpinOps, StdOps};
 use crate::Algo;
 
 /// A small deterministic generator (xorshift64*).
@@ -105,7 +105,9 @@ fn many_threads<O: PoolOps>(pool: &Pool<O>, threads: u64, jobs: usize) {
 
 #[test]
 fn many_threads_std_ops() {
-    many_threads(&Pool::new(), 8, 400);
+    // More threads than slots: with `StdOps` (`cpus` = `SLOTS`) callers
+    // join others' lanes and sleep only then.
+    many_threads(&Pool::new(), 2 * Pool::<StdOps>::SLOTS as u64, 200);
 }
 
 #[test]
@@ -113,17 +115,17 @@ fn many_threads_spin_ops() {
     many_threads(&Pool::with_ops(SpinOps), 4, 200);
 }
 
-/// Same-sized jobs from many threads at once: they are combined (and
-/// still right).
+/// Same-sized jobs from more threads than slots at once: they are
+/// combined (and still right).
 #[test]
 fn concurrent_equal_jobs() {
     let pool = Pool::new();
     let msg = data(128 << 10, 3);
     let want = Algo::Sha256.digest(&msg);
     std::thread::scope(|s| {
-        for _ in 0..8 {
+        for _ in 0..2 * Pool::<StdOps>::SLOTS {
             s.spawn(|| {
-                for _ in 0..30 {
+                for _ in 0..15 {
                     assert_eq!(pool.hash(Algo::Sha256, &msg), want);
                 }
             });
