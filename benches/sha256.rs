@@ -5,7 +5,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use mbhash::alg::Sha256;
+use mbhash::alg::Sha256Alg;
 use mbhash::engine::Sha256Engine;
 use sha2::Digest;
 
@@ -28,7 +28,7 @@ fn grid(c: &mut Criterion) {
                 continue;
             };
             group.bench_function(BenchmarkId::new("mbhash", name), |b| {
-                b.iter(|| mbhash::hash_many_with::<Sha256>(engine, black_box(&refs), &mut out))
+                b.iter(|| mbhash::hash_many_with::<Sha256Alg>(engine, black_box(&refs), &mut out))
             });
         }
         group.bench_function("sha2", |b| {

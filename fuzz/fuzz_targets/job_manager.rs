@@ -3,18 +3,18 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mbhash_core::alg::Sha256;
+use mbhash_core::alg::Sha256Alg;
 use mbhash_core::{Context, Flags, JobManager, Status};
 use sha2::Digest;
 
 fuzz_target!(|data: &[u8]| {
-    let mut ctxs: Vec<Context<Sha256>> = (0..4).map(Context::with_id).collect();
+    let mut ctxs: Vec<Context<Sha256Alg>> = (0..4).map(Context::with_id).collect();
     let mut msgs: Vec<Vec<u8>> = vec![Vec::new(); 4];
     let mut pending: Vec<Option<(Vec<u8>, bool)>> = vec![None; 4];
-    let mut slots: Vec<Option<&mut Context<Sha256>>> = ctxs.iter_mut().map(Some).collect();
-    let mut manager = JobManager::<Sha256>::new();
+    let mut slots: Vec<Option<&mut Context<Sha256Alg>>> = ctxs.iter_mut().map(Some).collect();
+    let mut manager = JobManager::<Sha256Alg>::new();
     let mut rest = data;
-    let check = |ctx: &mut Context<Sha256>, msgs: &mut Vec<Vec<u8>>, pending: &mut Vec<Option<(Vec<u8>, bool)>>| {
+    let check = |ctx: &mut Context<Sha256Alg>, msgs: &mut Vec<Vec<u8>>, pending: &mut Vec<Option<(Vec<u8>, bool)>>| {
         let id = ctx.id() as usize;
         let (msg, last) = pending[id].take().expect("came back once");
         msgs[id] = msg;

@@ -202,27 +202,27 @@ pub fn run(o: &Options) -> Result<(), String> {
         match algo.as_str() {
             "sha256" => {
                 let engine = sha256_engine(o)?;
-                bench_sha::<alg::Sha256, sha2::Sha256>(o, engine, sample)
+                bench_sha::<alg::Sha256Alg, sha2::Sha256>(o, engine, sample)
             }
             "sha224" => {
                 let engine = sha256_engine(o)?;
-                bench_sha::<alg::Sha224, sha2::Sha224>(o, engine, sample)
+                bench_sha::<alg::Sha224Alg, sha2::Sha224>(o, engine, sample)
             }
             "sha512" => {
                 let engine = sha512_engine(o)?;
-                bench_sha::<alg::Sha512, sha2::Sha512>(o, engine, sample)
+                bench_sha::<alg::Sha512Alg, sha2::Sha512>(o, engine, sample)
             }
             "sha384" => {
                 let engine = sha512_engine(o)?;
-                bench_sha::<alg::Sha384, sha2::Sha384>(o, engine, sample)
+                bench_sha::<alg::Sha384Alg, sha2::Sha384>(o, engine, sample)
             }
             "sha512-256" => {
                 let engine = sha512_engine(o)?;
-                bench_sha::<alg::Sha512_256, sha2::Sha512_256>(o, engine, sample)
+                bench_sha::<alg::Sha512_256Alg, sha2::Sha512_256>(o, engine, sample)
             }
             "sha512-224" => {
                 let engine = sha512_engine(o)?;
-                bench_sha::<alg::Sha512_224, sha2::Sha512_224>(o, engine, sample)
+                bench_sha::<alg::Sha512_224Alg, sha2::Sha512_224>(o, engine, sample)
             }
             "crc32c" => bench_crc32c(o, sample)?,
             other => {

@@ -15,7 +15,7 @@
 //!
 //! Latency is from a record being ready to its digest being there (for the
 //! service: from submit to the completion callback); `direct` is a one-stream
-//! hash of the record on the calling thread (mbhash's `Hasher`), what the
+//! hash of the record on the calling thread (mbhash's `StreamHasher`), what the
 //! pool's latency at one writer is compared with.
 //!
 //! Per mode it reports records/s, GB/s, the ratio of the service to
@@ -405,7 +405,7 @@ fn run_writers(writers: usize, sample: Duration, hash: impl Fn(&[u8]) + Sync) ->
 }
 
 /// Latencies of `n` one-stream hashes of a record on this thread (mbhash's
-/// `Hasher` on the configured engine), in microseconds.
+/// `StreamHasher` on the configured engine), in microseconds.
 fn direct_latencies(algo: Algo, n: u64) -> Vec<f64> {
     let mut buf = record(1);
     (0..n)

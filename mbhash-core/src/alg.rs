@@ -5,6 +5,23 @@
 //! SHA-512 and its truncated variants another). An [`Algorithm`] adds the
 //! initial value and the output length. The job manager, the contexts and the
 //! padding are written once, generic over the algorithm.
+//!
+//! The markers are named with an `Alg` suffix ([`Sha256Alg`], ...), so that
+//! they never collide with the hashers of the same algorithm
+//! ([`Sha256`](crate::Sha256) = [`StreamHasher<Sha256Alg>`](crate::StreamHasher))
+//! or with the run-time id ([`Algo::Sha256`]):
+//!
+//! ```
+//! use mbhash_core::{Algo, JobManager, Sha256, Sha256Alg, alg::Algorithm, hash_many};
+//! use digest::Digest;
+//! let mut mgr = JobManager::<Sha256Alg>::new();
+//! let _ = &mut mgr;
+//! assert_eq!(Sha256Alg::ALGO, Algo::Sha256);
+//! assert_eq!(
+//!     hash_many::<Sha256Alg>(&[b"abc"])[0],
+//!     <[u8; 32]>::from(Sha256::digest(b"abc")),
+//! );
+//! ```
 
 use core::fmt::Debug;
 
@@ -142,9 +159,9 @@ impl Family for Sha256Family {
 
 /// Marker for SHA-256 (FIPS 180-4).
 #[derive(Debug)]
-pub enum Sha256 {}
+pub enum Sha256Alg {}
 
-impl Algorithm for Sha256 {
+impl Algorithm for Sha256Alg {
     type Family = Sha256Family;
     type Output = [u8; 32];
     const NAME: &'static str = "sha256";
@@ -156,9 +173,9 @@ impl Algorithm for Sha256 {
 
 /// Marker for SHA-224 (FIPS 180-4): SHA-256 with its own IV, truncated.
 #[derive(Debug)]
-pub enum Sha224 {}
+pub enum Sha224Alg {}
 
-impl Algorithm for Sha224 {
+impl Algorithm for Sha224Alg {
     type Family = Sha256Family;
     type Output = [u8; 28];
     const NAME: &'static str = "sha224";
@@ -214,7 +231,7 @@ impl Family for Sha512Family {
 }
 
 macro_rules! sha512_variant {
-    ($(#[$doc:meta])* $ty:ident, $name:literal, $tag:literal, $iv:ident, $len:literal) => {
+    ($(#[$doc:meta])* $ty:ident = $algo:ident, $name:literal, $tag:literal, $iv:ident, $len:literal) => {
         $(#[$doc])*
         #[derive(Debug)]
         pub enum $ty {}
@@ -224,7 +241,7 @@ macro_rules! sha512_variant {
             type Output = [u8; $len];
             const NAME: &'static str = $name;
             const TAG: &'static str = $tag;
-            const ALGO: Algo = Algo::$ty;
+            const ALGO: Algo = Algo::$algo;
             const IV: [u64; 8] = mbhash_simd::sha512::$iv;
             const ZERO_OUTPUT: [u8; $len] = [0; $len];
         }
@@ -233,17 +250,17 @@ macro_rules! sha512_variant {
 
 sha512_variant!(
     /// Marker for SHA-512 (FIPS 180-4).
-    Sha512, "sha512", "SHA512", IV, 64
+    Sha512Alg = Sha512, "sha512", "SHA512", IV, 64
 );
 sha512_variant!(
     /// Marker for SHA-384: SHA-512 with its own IV, truncated to 48 bytes.
-    Sha384, "sha384", "SHA384", IV_384, 48
+    Sha384Alg = Sha384, "sha384", "SHA384", IV_384, 48
 );
 sha512_variant!(
     /// Marker for SHA-512/256 (ZFS's "sha512" checksum): its own IV, 32 bytes.
-    Sha512_256, "sha512-256", "SHA512/256", IV_512_256, 32
+    Sha512_256Alg = Sha512_256, "sha512-256", "SHA512/256", IV_512_256, 32
 );
 sha512_variant!(
     /// Marker for SHA-512/224: its own IV, 28 bytes.
-    Sha512_224, "sha512-224", "SHA512/224", IV_512_224, 28
+    Sha512_224Alg = Sha512_224, "sha512-224", "SHA512/224", IV_512_224, 28
 );

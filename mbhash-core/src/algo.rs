@@ -33,17 +33,17 @@ macro_rules! for_each_algorithm {
     (@list [$($m:tt)*] [$($args:tt)*]) => {
         $($m)*! { [$($args)*]
             /// SHA-256 (FIPS 180-4).
-            Sha256 = $crate::alg::Sha256;
+            Sha256 = $crate::alg::Sha256Alg;
             /// SHA-224 (SHA-256 family).
-            Sha224 = $crate::alg::Sha224;
+            Sha224 = $crate::alg::Sha224Alg;
             /// SHA-512.
-            Sha512 = $crate::alg::Sha512;
+            Sha512 = $crate::alg::Sha512Alg;
             /// SHA-384 (SHA-512 family).
-            Sha384 = $crate::alg::Sha384;
+            Sha384 = $crate::alg::Sha384Alg;
             /// SHA-512/256 (SHA-512 family; ZFS's "sha512" checksum).
-            Sha512_256 = $crate::alg::Sha512_256;
+            Sha512_256 = $crate::alg::Sha512_256Alg;
             /// SHA-512/224 (SHA-512 family).
-            Sha512_224 = $crate::alg::Sha512_224;
+            Sha512_224 = $crate::alg::Sha512_224Alg;
         }
     };
     ($m:ident $(, $($args:tt)*)?) => {
@@ -151,9 +151,9 @@ impl Algo {
     }
 
     /// Hashes `data` at once on the calling thread, with the configured
-    /// engine's one-stream path (the [`Hasher`](crate::Hasher)).
+    /// engine's one-stream path (the [`StreamHasher`](crate::StreamHasher)).
     pub fn digest(self, data: &[u8]) -> Digest {
-        with_algo!(self, A => Digest::of::<A>(&crate::Hasher::<A>::hash(data)))
+        with_algo!(self, A => Digest::of::<A>(&crate::StreamHasher::<A>::hash(data)))
     }
 
     /// The index of the algorithm in [`Algo::ALL`].

@@ -5,7 +5,7 @@
 //! they implement `Digest` (through `Update`, `FixedOutput`, `Default` and
 //! `HashMarker`), `Reset`, `FixedOutputReset`, `BlockSizeUser` and the
 //! block-level `CoreProxy` layer (so `hmac`, `hkdf` and `pbkdf2` take
-//! them: see [`HasherCore`]), and (with `std`) `std::io::Write`.
+//! them: see [`StreamHasherCore`]), and (with `std`) `std::io::Write`.
 //!
 //! ```
 //! use mbhash_core::Sha256;
@@ -23,16 +23,17 @@ use crate::buffer::BlockBuffer;
 use crate::engine::LaneEngine;
 
 mod block_api;
-pub use block_api::HasherCore;
+pub use block_api::StreamHasherCore;
 
 /// A one-stream hasher for algorithm `A`, on the configured engine's
 /// single-stream kernel (SHA-NI where present).
 ///
-/// Usually named by its aliases ([`Sha256`], [`Sha512`], ...). Not to be
-/// confused with `std::hash::Hasher`, the hash-map trait.
+/// Usually named by its aliases ([`Sha256`] = `StreamHasher<Sha256Alg>`,
+/// [`Sha512`], ...). Named so as not to clash with `std::hash::Hasher`, the
+/// hash-map trait.
 ///
 /// ```
-/// use mbhash_core::{Hasher, Sha256, alg};
+/// use mbhash_core::{Sha256, Sha256Alg, StreamHasher};
 /// use mbhash_core::engine::{Sha256Engine, LaneEngine};
 ///
 /// let mut h = Sha256::new();
@@ -40,12 +41,12 @@ pub use block_api::HasherCore;
 /// h.update(b"world");
 /// let digest: [u8; 32] = h.finalize_reset_output();
 /// // A chosen engine (here the scalar reference) gives the same digest.
-/// let mut scalar = Hasher::<alg::Sha256>::with_engine(Sha256Engine::from_name("scalar").unwrap());
+/// let mut scalar = StreamHasher::<Sha256Alg>::with_engine(Sha256Engine::from_name("scalar").unwrap());
 /// scalar.update(b"hello world");
 /// assert_eq!(scalar.finalize_reset_output(), digest);
 /// assert_eq!(Sha256::hash(b"hello world"), digest);
 /// ```
-pub struct Hasher<A: Algorithm> {
+pub struct StreamHasher<A: Algorithm> {
     engine: <A::Family as Family>::Engine,
     state: StateOf<A>,
     buf: BlockBuffer<A::Family>,
@@ -66,21 +67,21 @@ pub struct Hasher<A: Algorithm> {
 ///     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 /// );
 /// ```
-pub type Sha256 = Hasher<alg::Sha256>;
+pub type Sha256 = StreamHasher<alg::Sha256Alg>;
 /// SHA-224, a drop-in for `sha2::Sha224`.
-pub type Sha224 = Hasher<alg::Sha224>;
+pub type Sha224 = StreamHasher<alg::Sha224Alg>;
 /// SHA-512, a drop-in for `sha2::Sha512`.
-pub type Sha512 = Hasher<alg::Sha512>;
+pub type Sha512 = StreamHasher<alg::Sha512Alg>;
 /// SHA-384, a drop-in for `sha2::Sha384`.
-pub type Sha384 = Hasher<alg::Sha384>;
+pub type Sha384 = StreamHasher<alg::Sha384Alg>;
 /// SHA-512/256, a drop-in for `sha2::Sha512_256`.
-pub type Sha512_256 = Hasher<alg::Sha512_256>;
+pub type Sha512_256 = StreamHasher<alg::Sha512_256Alg>;
 /// SHA-512/224, a drop-in for `sha2::Sha512_224`.
-pub type Sha512_224 = Hasher<alg::Sha512_224>;
+pub type Sha512_224 = StreamHasher<alg::Sha512_224Alg>;
 
-impl<A: Algorithm> Hasher<A> {
+impl<A: Algorithm> StreamHasher<A> {
     /// A hasher on the configured engine (`auto` if the engine
-    /// environment variable is invalid: see [`Hasher::try_new`]).
+    /// environment variable is invalid: see [`StreamHasher::try_new`]).
     pub fn new() -> Self {
         Self::with_engine(<<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured())
     }
@@ -98,7 +99,7 @@ impl<A: Algorithm> Hasher<A> {
 
     /// A hasher on a given engine.
     pub fn with_engine(engine: <A::Family as Family>::Engine) -> Self {
-        Hasher {
+        StreamHasher {
             engine,
             state: A::IV,
             buf: BlockBuffer::new(),
@@ -143,15 +144,15 @@ impl<A: Algorithm> Hasher<A> {
     }
 }
 
-impl<A: Algorithm> Default for Hasher<A> {
+impl<A: Algorithm> Default for StreamHasher<A> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<A: Algorithm> Clone for Hasher<A> {
+impl<A: Algorithm> Clone for StreamHasher<A> {
     fn clone(&self) -> Self {
-        Hasher {
+        StreamHasher {
             engine: self.engine,
             state: self.state,
             buf: self.buf.clone(),
@@ -160,9 +161,9 @@ impl<A: Algorithm> Clone for Hasher<A> {
     }
 }
 
-impl<A: Algorithm> fmt::Debug for Hasher<A> {
+impl<A: Algorithm> fmt::Debug for StreamHasher<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Hasher")
+        f.debug_struct("StreamHasher")
             .field("algorithm", &A::NAME)
             .field("engine", &self.engine.name())
             .finish_non_exhaustive()
@@ -170,9 +171,9 @@ impl<A: Algorithm> fmt::Debug for Hasher<A> {
 }
 
 #[cfg(feature = "std")]
-impl<A: Algorithm> std::io::Write for Hasher<A> {
+impl<A: Algorithm> std::io::Write for StreamHasher<A> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        Hasher::update(self, buf);
+        StreamHasher::update(self, buf);
         Ok(buf.len())
     }
 
@@ -183,41 +184,41 @@ impl<A: Algorithm> std::io::Write for Hasher<A> {
 
 macro_rules! digest_traits {
     ($alg:ty, $size:ty) => {
-        impl OutputSizeUser for Hasher<$alg> {
+        impl OutputSizeUser for StreamHasher<$alg> {
             type OutputSize = $size;
         }
 
-        impl Update for Hasher<$alg> {
+        impl Update for StreamHasher<$alg> {
             fn update(&mut self, data: &[u8]) {
-                Hasher::update(self, data);
+                StreamHasher::update(self, data);
             }
         }
 
-        impl FixedOutput for Hasher<$alg> {
+        impl FixedOutput for StreamHasher<$alg> {
             fn finalize_into(mut self, out: &mut Output<Self>) {
                 out.copy_from_slice(&self.finalize_reset_output());
             }
         }
 
-        impl Reset for Hasher<$alg> {
+        impl Reset for StreamHasher<$alg> {
             fn reset(&mut self) {
                 self.reset_state();
             }
         }
 
-        impl FixedOutputReset for Hasher<$alg> {
+        impl FixedOutputReset for StreamHasher<$alg> {
             fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
                 out.copy_from_slice(&self.finalize_reset_output());
             }
         }
 
-        impl HashMarker for Hasher<$alg> {}
+        impl HashMarker for StreamHasher<$alg> {}
     };
 }
 
-digest_traits!(alg::Sha256, digest::consts::U32);
-digest_traits!(alg::Sha224, digest::consts::U28);
-digest_traits!(alg::Sha512, digest::consts::U64);
-digest_traits!(alg::Sha384, digest::consts::U48);
-digest_traits!(alg::Sha512_256, digest::consts::U32);
-digest_traits!(alg::Sha512_224, digest::consts::U28);
+digest_traits!(alg::Sha256Alg, digest::consts::U32);
+digest_traits!(alg::Sha224Alg, digest::consts::U28);
+digest_traits!(alg::Sha512Alg, digest::consts::U64);
+digest_traits!(alg::Sha384Alg, digest::consts::U48);
+digest_traits!(alg::Sha512_256Alg, digest::consts::U32);
+digest_traits!(alg::Sha512_224Alg, digest::consts::U28);

@@ -25,7 +25,7 @@
 //! ```
 //! use mbhash_core::{alg, hash_many, Sha256};
 //! use digest::Digest;
-//! let many = hash_many::<alg::Sha256>(&[b"abc", b"def"]);
+//! let many = hash_many::<alg::Sha256Alg>(&[b"abc", b"def"]);
 //! assert_eq!(many[0], <[u8; 32]>::from(Sha256::digest(b"abc")));
 //! ```
 
@@ -48,9 +48,12 @@ pub mod service;
 #[cfg(feature = "std")]
 pub mod verity;
 
+pub use alg::{Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg};
 pub use algo::Algo;
 pub use buffer::BlockBuffer;
-pub use hasher::{Hasher, HasherCore, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+pub use hasher::{
+    Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256, StreamHasher, StreamHasherCore,
+};
 pub use manager::{
     Context, ErrorKind, Flags, JobManager, Sha224Context, Sha224Manager, Sha256Context,
     Sha256Manager, Sha384Context, Sha384Manager, Sha512_224Context, Sha512_224Manager,

@@ -56,8 +56,8 @@ use core::fmt;
 use core::ops::BitOr;
 
 use crate::alg::{
-    Algorithm, BlockOf, Family, MAX_LANES, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256,
-    StateOf,
+    Algorithm, BlockOf, Family, MAX_LANES, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg,
+    Sha512_256Alg, Sha512Alg, StateOf,
 };
 use crate::buffer::BlockBuffer;
 use crate::engine::{EngineError, LaneEngine};
@@ -483,7 +483,7 @@ impl<A: Algorithm> Lane<'_, A> {
 ///     digests[done.id() as usize] = done.digest();
 /// }
 /// let refs: Vec<&[u8]> = files.iter().map(Vec::as_slice).collect();
-/// let want = hash_many::<alg::Sha512>(&refs);
+/// let want = hash_many::<alg::Sha512Alg>(&refs);
 /// for (got, want) in digests.iter().zip(&want) {
 ///     assert_eq!(got.unwrap(), *want);
 /// }
@@ -497,29 +497,29 @@ pub struct JobManager<'a, A: Algorithm> {
 }
 
 /// A SHA-256 job manager.
-pub type Sha256Manager<'a> = JobManager<'a, Sha256>;
+pub type Sha256Manager<'a> = JobManager<'a, Sha256Alg>;
 /// A SHA-224 job manager.
-pub type Sha224Manager<'a> = JobManager<'a, Sha224>;
+pub type Sha224Manager<'a> = JobManager<'a, Sha224Alg>;
 /// A SHA-256 stream context.
-pub type Sha256Context = Context<Sha256>;
+pub type Sha256Context = Context<Sha256Alg>;
 /// A SHA-224 stream context.
-pub type Sha224Context = Context<Sha224>;
+pub type Sha224Context = Context<Sha224Alg>;
 /// A SHA-512 job manager.
-pub type Sha512Manager<'a> = JobManager<'a, Sha512>;
+pub type Sha512Manager<'a> = JobManager<'a, Sha512Alg>;
 /// A SHA-384 job manager.
-pub type Sha384Manager<'a> = JobManager<'a, Sha384>;
+pub type Sha384Manager<'a> = JobManager<'a, Sha384Alg>;
 /// A SHA-512/256 job manager.
-pub type Sha512_256Manager<'a> = JobManager<'a, Sha512_256>;
+pub type Sha512_256Manager<'a> = JobManager<'a, Sha512_256Alg>;
 /// A SHA-512/224 job manager.
-pub type Sha512_224Manager<'a> = JobManager<'a, Sha512_224>;
+pub type Sha512_224Manager<'a> = JobManager<'a, Sha512_224Alg>;
 /// A SHA-512 stream context.
-pub type Sha512Context = Context<Sha512>;
+pub type Sha512Context = Context<Sha512Alg>;
 /// A SHA-384 stream context.
-pub type Sha384Context = Context<Sha384>;
+pub type Sha384Context = Context<Sha384Alg>;
 /// A SHA-512/256 stream context.
-pub type Sha512_256Context = Context<Sha512_256>;
+pub type Sha512_256Context = Context<Sha512_256Alg>;
 /// A SHA-512/224 stream context.
-pub type Sha512_224Context = Context<Sha512_224>;
+pub type Sha512_224Context = Context<Sha512_224Alg>;
 
 impl<A: Algorithm> Default for JobManager<'_, A> {
     fn default() -> Self {

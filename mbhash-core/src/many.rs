@@ -11,8 +11,8 @@ use crate::manager::{Context, Flags, JobManager};
 /// engine environment variable is invalid).
 ///
 /// ```
-/// use mbhash_core::{alg::Sha256, hash_many};
-/// let digests = hash_many::<Sha256>(&[b"abc", b"hello"]);
+/// use mbhash_core::{Sha256Alg, hash_many};
+/// let digests = hash_many::<Sha256Alg>(&[b"abc", b"hello"]);
 /// assert_eq!(digests[0][..4], [0xba, 0x78, 0x16, 0xbf]);
 /// ```
 #[cfg(feature = "std")]
@@ -47,7 +47,7 @@ pub fn hash_many_with<A: Algorithm>(
     );
     if let [message] = messages {
         // One message: the one-stream path, without lanes to manage.
-        let mut hasher = crate::Hasher::<A>::with_engine(engine);
+        let mut hasher = crate::StreamHasher::<A>::with_engine(engine);
         hasher.update(message);
         out[0] = hasher.finalize_reset_output();
         return;

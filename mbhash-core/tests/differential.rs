@@ -6,7 +6,9 @@
 mod common;
 
 use common::{Job, Rng, TestFamily, check_digests, run_jobs, sha256_engines};
-use mbhash_core::alg::{Algorithm, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use mbhash_core::alg::{
+    Algorithm, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg,
+};
 use mbhash_core::engine::{LaneEngine, Sha256Engine};
 
 fn every_length<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Engine) {
@@ -68,33 +70,33 @@ fn lane_fills<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Eng
 #[test]
 fn sha256_every_length_every_engine() {
     for engine in sha256_engines() {
-        every_length::<Sha256>(engine);
+        every_length::<Sha256Alg>(engine);
     }
 }
 
 #[test]
 fn sha224_every_length_every_engine() {
     for engine in sha256_engines() {
-        every_length::<Sha224>(engine);
+        every_length::<Sha224Alg>(engine);
     }
 }
 
 #[test]
 fn sha256_random_mix_every_engine() {
     for engine in sha256_engines() {
-        random_mix::<Sha256>(engine, 0xd1ff);
+        random_mix::<Sha256Alg>(engine, 0xd1ff);
     }
 }
 
 #[test]
 fn sha224_random_mix_auto() {
-    random_mix::<Sha224>(Sha256Engine::auto(), 0x224);
+    random_mix::<Sha224Alg>(Sha256Engine::auto(), 0x224);
 }
 
 #[test]
 fn sha256_every_lane_fill_every_engine() {
     for engine in sha256_engines() {
-        lane_fills::<Sha256>(engine);
+        lane_fills::<Sha256Alg>(engine);
     }
 }
 
@@ -109,12 +111,12 @@ fn hash_many_matches_sha2() {
             })
             .collect();
         let msgs: Vec<&[u8]> = jobs.iter().map(Job::message).collect();
-        let digests = mbhash_core::hash_many::<Sha256>(&msgs);
-        check_digests::<Sha256>("hash_many", &jobs, &digests);
+        let digests = mbhash_core::hash_many::<Sha256Alg>(&msgs);
+        check_digests::<Sha256Alg>("hash_many", &jobs, &digests);
         for engine in sha256_engines() {
             let mut out = vec![[0u8; 28]; count];
-            mbhash_core::hash_many_with::<Sha224>(engine, &msgs, &mut out);
-            check_digests::<Sha224>("hash_many_with sha224", &jobs, &out);
+            mbhash_core::hash_many_with::<Sha224Alg>(engine, &msgs, &mut out);
+            check_digests::<Sha224Alg>("hash_many_with sha224", &jobs, &out);
         }
     }
 }
@@ -127,7 +129,7 @@ fn hashers_match_sha2_with_random_updates() {
         for _ in 0..50 {
             let len = rng.below(2000);
             let job = Job::random(&mut rng, len, true);
-            let mut ours = mbhash_core::Hasher::<Sha256>::with_engine(engine);
+            let mut ours = mbhash_core::StreamHasher::<Sha256Alg>::with_engine(engine);
             let mut at = 0;
             for &c in &job.chunks {
                 ours.update(&job.message()[at..at + c]);
@@ -170,25 +172,25 @@ where
 
 #[test]
 fn sha512_differential() {
-    sha512_family::<Sha512>();
+    sha512_family::<Sha512Alg>();
     for engine in common::sha512_engines() {
-        random_mix::<Sha512>(engine, 0x51);
+        random_mix::<Sha512Alg>(engine, 0x51);
     }
 }
 
 #[test]
 fn sha384_differential() {
-    sha512_family::<Sha384>();
+    sha512_family::<Sha384Alg>();
 }
 
 #[test]
 fn sha512_256_differential() {
-    sha512_family::<Sha512_256>();
+    sha512_family::<Sha512_256Alg>();
 }
 
 #[test]
 fn sha512_224_differential() {
-    sha512_family::<Sha512_224>();
+    sha512_family::<Sha512_224Alg>();
 }
 
 /// Batches of short messages (each padded fits in two blocks) take a path of
@@ -220,8 +222,8 @@ fn hash_many_short_messages() {
             }
         }
     }
-    family::<Sha256>(119);
-    family::<Sha224>(119);
-    family::<Sha512>(239);
-    family::<Sha512_256>(239);
+    family::<Sha256Alg>(119);
+    family::<Sha224Alg>(119);
+    family::<Sha512Alg>(239);
+    family::<Sha512_256Alg>(239);
 }

@@ -7,17 +7,17 @@
 mod common;
 
 use common::{Job, Rng, run_jobs, sha256_engines};
-use mbhash_core::alg::Sha256;
+use mbhash_core::alg::Sha256Alg;
 use mbhash_core::engine::{LaneEngine, Sha256Engine, Step};
 
 fn reference(jobs: &[Job]) -> Vec<[u8; 32]> {
     let scalar = Sha256Engine::from_name("scalar").unwrap();
-    run_jobs::<Sha256>(scalar, jobs, &mut Rng::new(0))
+    run_jobs::<Sha256Alg>(scalar, jobs, &mut Rng::new(0))
 }
 
 fn compare(engine: Sha256Engine, what: &str, jobs: &[Job], rng: &mut Rng) {
     let expected = reference(jobs);
-    let got = run_jobs::<Sha256>(engine, jobs, rng);
+    let got = run_jobs::<Sha256Alg>(engine, jobs, rng);
     for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
         assert_eq!(
             g,
@@ -146,7 +146,7 @@ fn a_bad_engine_variable_means_auto_and_an_error_from_try() {
     }
     use mbhash_core::crc32c::{self, Crc32cKernel};
     use mbhash_core::engine::{EngineErrorKind, LaneEngine, Sha512Engine};
-    use mbhash_core::{Hasher, Sha256Manager, Sha512Manager, alg};
+    use mbhash_core::{Sha256Manager, Sha512Manager, StreamHasher, alg};
 
     let e = Sha256Engine::try_configured().unwrap_err();
     assert_eq!((e.kind(), e.name()), (EngineErrorKind::Unknown, "bogus"));
@@ -154,13 +154,13 @@ fn a_bad_engine_variable_means_auto_and_an_error_from_try() {
     assert_eq!(Sha256Engine::configured().name(), "auto");
     assert_eq!(Sha256Manager::new().engine().name(), "auto");
     assert!(Sha256Manager::try_new().is_err());
-    assert!(Hasher::<alg::Sha256>::try_new().is_err());
+    assert!(StreamHasher::<alg::Sha256Alg>::try_new().is_err());
     assert_eq!(
-        Hasher::<alg::Sha256>::hash(b"abc").as_slice(),
+        StreamHasher::<alg::Sha256Alg>::hash(b"abc").as_slice(),
         mbhash_test_support::oracle("sha256", b"abc")
     );
     assert_eq!(
-        mbhash_core::hash_many::<alg::Sha256>(&[b"abc", b""])[0].as_slice(),
+        mbhash_core::hash_many::<alg::Sha256Alg>(&[b"abc", b""])[0].as_slice(),
         mbhash_test_support::oracle("sha256", b"abc")
     );
 

@@ -14,7 +14,9 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use common::{Rng, TestFamily, oracle};
-use mbhash_core::alg::{Algorithm, Family, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use mbhash_core::alg::{
+    Algorithm, Family, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg,
+};
 use mbhash_core::crc32c::{self, Crc32cKernel};
 use mbhash_core::engine::LaneEngine;
 use mbhash_core::{Context, ErrorKind, Flags, JobManager, Status};
@@ -237,12 +239,12 @@ fn fuzz_job_manager() {
     let mut counts = Counts::default();
     while budget.running() {
         match rng.below(6) {
-            0 => manager_for::<Sha256>(&mut rng, &pool, &mut counts),
-            1 => manager_for::<Sha224>(&mut rng, &pool, &mut counts),
-            2 => manager_for::<Sha512>(&mut rng, &pool, &mut counts),
-            3 => manager_for::<Sha384>(&mut rng, &pool, &mut counts),
-            4 => manager_for::<Sha512_256>(&mut rng, &pool, &mut counts),
-            _ => manager_for::<Sha512_224>(&mut rng, &pool, &mut counts),
+            0 => manager_for::<Sha256Alg>(&mut rng, &pool, &mut counts),
+            1 => manager_for::<Sha224Alg>(&mut rng, &pool, &mut counts),
+            2 => manager_for::<Sha512Alg>(&mut rng, &pool, &mut counts),
+            3 => manager_for::<Sha384Alg>(&mut rng, &pool, &mut counts),
+            4 => manager_for::<Sha512_256Alg>(&mut rng, &pool, &mut counts),
+            _ => manager_for::<Sha512_224Alg>(&mut rng, &pool, &mut counts),
         }
     }
     budget.report(

@@ -6,7 +6,9 @@
 mod common;
 
 use common::{Job, Rng, TestFamily, run_jobs};
-use mbhash_core::alg::{Algorithm, Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use mbhash_core::alg::{
+    Algorithm, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg,
+};
 use mbhash_core::engine::LaneEngine;
 
 /// One vector: the message and its digest.
@@ -68,7 +70,7 @@ where
 
     // The one-stream hasher.
     for v in &vectors {
-        let d = mbhash_core::Hasher::<A>::hash(&v.msg);
+        let d = mbhash_core::StreamHasher::<A>::hash(&v.msg);
         assert_eq!(
             d.as_ref(),
             v.md.as_slice(),
@@ -106,60 +108,60 @@ where
 
 #[test]
 fn sha256_short() {
-    check::<Sha256>("SHA256ShortMsg.rsp");
+    check::<Sha256Alg>("SHA256ShortMsg.rsp");
 }
 
 #[test]
 fn sha256_long() {
-    check::<Sha256>("SHA256LongMsg.rsp");
+    check::<Sha256Alg>("SHA256LongMsg.rsp");
 }
 
 #[test]
 fn sha224_short() {
-    check::<Sha224>("SHA224ShortMsg.rsp");
+    check::<Sha224Alg>("SHA224ShortMsg.rsp");
 }
 
 #[test]
 fn sha224_long() {
-    check::<Sha224>("SHA224LongMsg.rsp");
+    check::<Sha224Alg>("SHA224LongMsg.rsp");
 }
 
 #[test]
 fn sha512_short() {
-    check::<Sha512>("SHA512ShortMsg.rsp");
+    check::<Sha512Alg>("SHA512ShortMsg.rsp");
 }
 
 #[test]
 fn sha512_long() {
-    check::<Sha512>("SHA512LongMsg.rsp");
+    check::<Sha512Alg>("SHA512LongMsg.rsp");
 }
 
 #[test]
 fn sha384_short() {
-    check::<Sha384>("SHA384ShortMsg.rsp");
+    check::<Sha384Alg>("SHA384ShortMsg.rsp");
 }
 
 #[test]
 fn sha384_long() {
-    check::<Sha384>("SHA384LongMsg.rsp");
+    check::<Sha384Alg>("SHA384LongMsg.rsp");
 }
 
 #[test]
 fn sha512_256_short() {
-    check::<Sha512_256>("SHA512_256ShortMsg.rsp");
+    check::<Sha512_256Alg>("SHA512_256ShortMsg.rsp");
 }
 
 #[test]
 fn sha512_256_long() {
-    check::<Sha512_256>("SHA512_256LongMsg.rsp");
+    check::<Sha512_256Alg>("SHA512_256LongMsg.rsp");
 }
 
 #[test]
 fn sha512_224_short() {
-    check::<Sha512_224>("SHA512_224ShortMsg.rsp");
+    check::<Sha512_224Alg>("SHA512_224ShortMsg.rsp");
 }
 
 #[test]
 fn sha512_224_long() {
-    check::<Sha512_224>("SHA512_224LongMsg.rsp");
+    check::<Sha512_224Alg>("SHA512_224LongMsg.rsp");
 }

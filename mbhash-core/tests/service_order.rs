@@ -261,14 +261,14 @@ fn engine_of_and_check_env_decide_which_variables_build_checks() {
     assert!(
         HashService::builder()
             .workers(1)
-            .engine_of::<alg::Sha256>(mbhash_core::engine::Sha256Engine::auto())
+            .engine_of::<alg::Sha256Alg>(mbhash_core::engine::Sha256Engine::auto())
             .build()
             .is_err(),
         "the SHA-512 family is still checked"
     );
     let given = HashService::builder()
         .workers(1)
-        .engine_of::<alg::Sha384>(scalar)
+        .engine_of::<alg::Sha384Alg>(scalar)
         .build()
         .expect("the SHA-512 family is given");
     let d = given

@@ -179,10 +179,10 @@ static SHA512_BYTES: [[u8; NAME_CAP]; SHA512_COUNT] = name_bytes(Sha512Kernels::
 static SHA512_NAMES: [&CStr; SHA512_COUNT] = c_names(&SHA512_BYTES);
 
 macro_rules! ffi_alg {
-    ($ty:ident, $raw:ident, $len:ident, $kernels:ident, $names:ident) => {
-        const _: () = assert!(size_of::<<a::$ty as Algorithm>::Output>() == $len);
+    ($ty:ident = $marker:ident, $raw:ident, $len:ident, $kernels:ident, $names:ident) => {
+        const _: () = assert!(size_of::<<a::$marker as Algorithm>::Output>() == $len);
 
-        impl FfiAlg for a::$ty {
+        impl FfiAlg for a::$marker {
             const RAW: mbh_algorithm = $raw;
             const DIGEST_LEN: usize = $len;
             fn manager(m: &mut AnyManager) -> Option<&mut JobManager<'static, Self>> {
@@ -215,42 +215,42 @@ macro_rules! ffi_alg {
 
 // The C side of the algorithm list: one line per algorithm.
 ffi_alg!(
-    Sha256,
+    Sha256 = Sha256Alg,
     MBH_SHA256,
     MBH_SHA256_DIGEST_LEN,
     Sha256Kernels,
     SHA256_NAMES
 );
 ffi_alg!(
-    Sha224,
+    Sha224 = Sha224Alg,
     MBH_SHA224,
     MBH_SHA224_DIGEST_LEN,
     Sha256Kernels,
     SHA256_NAMES
 );
 ffi_alg!(
-    Sha512,
+    Sha512 = Sha512Alg,
     MBH_SHA512,
     MBH_SHA512_DIGEST_LEN,
     Sha512Kernels,
     SHA512_NAMES
 );
 ffi_alg!(
-    Sha384,
+    Sha384 = Sha384Alg,
     MBH_SHA384,
     MBH_SHA384_DIGEST_LEN,
     Sha512Kernels,
     SHA512_NAMES
 );
 ffi_alg!(
-    Sha512_256,
+    Sha512_256 = Sha512_256Alg,
     MBH_SHA512_256,
     MBH_SHA512_256_DIGEST_LEN,
     Sha512Kernels,
     SHA512_NAMES
 );
 ffi_alg!(
-    Sha512_224,
+    Sha512_224 = Sha512_224Alg,
     MBH_SHA512_224,
     MBH_SHA512_224_DIGEST_LEN,
     Sha512Kernels,
@@ -297,11 +297,11 @@ mod tests {
                 .collect();
             assert_eq!(c, Engine::<K>::names().collect::<Vec<_>>());
         }
-        check::<a::Sha256, Sha256Kernels>();
-        check::<a::Sha224, Sha256Kernels>();
-        check::<a::Sha512, Sha512Kernels>();
-        check::<a::Sha384, Sha512Kernels>();
-        check::<a::Sha512_256, Sha512Kernels>();
-        check::<a::Sha512_224, Sha512Kernels>();
+        check::<a::Sha256Alg, Sha256Kernels>();
+        check::<a::Sha224Alg, Sha256Kernels>();
+        check::<a::Sha512Alg, Sha512Kernels>();
+        check::<a::Sha384Alg, Sha512Kernels>();
+        check::<a::Sha512_256Alg, Sha512Kernels>();
+        check::<a::Sha512_224Alg, Sha512Kernels>();
     }
 }

@@ -4,7 +4,7 @@ use core::ffi::c_void;
 use core::mem::{ManuallyDrop, align_of, size_of};
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use mbhash_core::alg::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
+use mbhash_core::alg::{Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg};
 use mbhash_core::{Context, Status};
 
 use crate::alg::{Alg, AlgRaw, FfiAlg, mbh_algorithm, mbh_status, with_algo};
@@ -59,12 +59,12 @@ pub(crate) struct CtxInner {
 /// Room for the Rust context of any algorithm.
 #[repr(C)]
 union AnyContext {
-    sha256: ManuallyDrop<Context<Sha256>>,
-    sha224: ManuallyDrop<Context<Sha224>>,
-    sha512: ManuallyDrop<Context<Sha512>>,
-    sha384: ManuallyDrop<Context<Sha384>>,
-    sha512_256: ManuallyDrop<Context<Sha512_256>>,
-    sha512_224: ManuallyDrop<Context<Sha512_224>>,
+    sha256: ManuallyDrop<Context<Sha256Alg>>,
+    sha224: ManuallyDrop<Context<Sha224Alg>>,
+    sha512: ManuallyDrop<Context<Sha512Alg>>,
+    sha384: ManuallyDrop<Context<Sha384Alg>>,
+    sha512_256: ManuallyDrop<Context<Sha512_256Alg>>,
+    sha512_224: ManuallyDrop<Context<Sha512_224Alg>>,
 }
 
 impl CtxInner {

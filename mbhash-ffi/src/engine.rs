@@ -32,8 +32,8 @@ fn family(alg: mbh_algorithm) -> Result<EngineFamily, mbh_result> {
 /// The engine names of a family, as C strings, `auto` first.
 fn names(family: EngineFamily) -> &'static [&'static CStr] {
     match family {
-        EngineFamily::Sha256 => a::Sha256::engine_names(),
-        EngineFamily::Sha512 => a::Sha512::engine_names(),
+        EngineFamily::Sha256 => a::Sha256Alg::engine_names(),
+        EngineFamily::Sha512 => a::Sha512Alg::engine_names(),
         #[cfg(feature = "std")]
         EngineFamily::Crc32c => &CRC32C_NAMES,
     }
@@ -47,8 +47,8 @@ static CRC32C_NAMES: [&CStr; 5] = [c"auto", c"table", c"sse42", c"vpclmul", c"vp
 /// True if this CPU runs the family's engine with this (known) name.
 fn supported(family: EngineFamily, name: &str) -> bool {
     match family {
-        EngineFamily::Sha256 => a::Sha256::engine_is_supported(name),
-        EngineFamily::Sha512 => a::Sha512::engine_is_supported(name),
+        EngineFamily::Sha256 => a::Sha256Alg::engine_is_supported(name),
+        EngineFamily::Sha512 => a::Sha512Alg::engine_is_supported(name),
         #[cfg(feature = "std")]
         EngineFamily::Crc32c => {
             mbhash_core::crc32c::Crc32cEngine::from_name(name).is_some_and(|e| e.is_supported())

@@ -13,7 +13,7 @@
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use mbhash_core::Algo;
-use mbhash_core::Hasher;
+use mbhash_core::StreamHasher;
 use mbhash_core::alg::{self, Algorithm};
 use mbhash_core::with_algo;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
@@ -31,12 +31,12 @@ const GIL_MIN: usize = 2048;
 /// A typed hasher of any algorithm.
 #[derive(Clone)]
 enum State {
-    Sha256(Hasher<alg::Sha256>),
-    Sha224(Hasher<alg::Sha224>),
-    Sha512(Hasher<alg::Sha512>),
-    Sha384(Hasher<alg::Sha384>),
-    Sha512_256(Hasher<alg::Sha512_256>),
-    Sha512_224(Hasher<alg::Sha512_224>),
+    Sha256(StreamHasher<alg::Sha256Alg>),
+    Sha224(StreamHasher<alg::Sha224Alg>),
+    Sha512(StreamHasher<alg::Sha512Alg>),
+    Sha384(StreamHasher<alg::Sha384Alg>),
+    Sha512_256(StreamHasher<alg::Sha512_256Alg>),
+    Sha512_224(StreamHasher<alg::Sha512_224Alg>),
 }
 
 macro_rules! each {
@@ -57,7 +57,7 @@ impl State {
     fn new(algo: Algo, engine: Option<&str>) -> PyResult<(State, &'static str)> {
         Ok(with_algo!(algo, A => {
             let engine = engines::engine::<<A as Algorithm>::Family>(engine)?;
-            (State::from(Hasher::<A>::with_engine(engine)), engine.name())
+            (State::from(StreamHasher::<A>::with_engine(engine)), engine.name())
         }))
     }
 
@@ -73,8 +73,8 @@ impl State {
 
 macro_rules! from_hasher {
     ($($variant:ident),*) => {$(
-        impl From<Hasher<alg::$variant>> for State {
-            fn from(h: Hasher<alg::$variant>) -> State {
+        impl From<mbhash_core::$variant> for State {
+            fn from(h: mbhash_core::$variant) -> State {
                 State::$variant(h)
             }
         }

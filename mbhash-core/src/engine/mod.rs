@@ -243,7 +243,7 @@ impl<K: Kernels> Engine<K> {
     }
 
     /// [`Engine::try_configured`], or `auto` if that is an error: what every
-    /// infallible constructor (`JobManager::new`, `Hasher::new`,
+    /// infallible constructor (`JobManager::new`, `StreamHasher::new`,
     /// `hash_many`) runs on.
     pub fn configured() -> Self {
         Self::try_configured().unwrap_or_else(|_| Self::auto())

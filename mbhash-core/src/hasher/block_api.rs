@@ -1,9 +1,9 @@
 //! The block-level layer of RustCrypto's `digest` 0.11, so that `hmac`'s
 //! `Hmac`, `hkdf`'s `Hkdf` and `pbkdf2` take an mbhash hasher.
 //!
-//! [`HasherCore`] compresses whole blocks with the hasher's engine and pads
+//! [`StreamHasherCore`] compresses whole blocks with the hasher's engine and pads
 //! the bytes `digest`'s eager block buffer hands it at the end; it is the
-//! `Core` of each hasher's [`CoreProxy`] impl. [`Hasher`] itself keeps its
+//! `Core` of each hasher's [`CoreProxy`] impl. [`StreamHasher`] itself keeps its
 //! own buffer (so its speed is untouched) and gets [`BlockSizeUser`]
 //! (enough for `SimpleHmac` and `SimpleHkdf`), [`AlgorithmName`] and the
 //! conversions to and from the core.
@@ -25,24 +25,24 @@ use digest::block_api::{
 };
 use digest::{Output, Reset};
 
-use super::Hasher;
+use super::StreamHasher;
 use crate::alg::{self, Algorithm, Family, StateOf};
 use crate::buffer::BlockBuffer;
 use crate::engine::LaneEngine;
 
-/// The block-level core of [`Hasher`]: whole blocks in, padding at the end,
+/// The block-level core of [`StreamHasher`]: whole blocks in, padding at the end,
 /// on the configured engine's single-stream kernel.
 ///
 /// Code rarely names it: `hmac::Hmac<mbhash::Sha256>` finds it through
 /// `Sha256`'s [`CoreProxy`] impl.
-pub struct HasherCore<A: Algorithm> {
+pub struct StreamHasherCore<A: Algorithm> {
     engine: <A::Family as Family>::Engine,
     state: StateOf<A>,
     /// Whole blocks compressed so far.
     blocks: u64,
 }
 
-impl<A: Algorithm> HasherCore<A> {
+impl<A: Algorithm> StreamHasherCore<A> {
     fn compress(&mut self, blocks: &[u8]) {
         let (blocks, rest) = <A::Family as Family>::split_blocks(blocks);
         debug_assert!(rest.is_empty());
@@ -67,11 +67,11 @@ impl<A: Algorithm> HasherCore<A> {
     }
 }
 
-impl<A: Algorithm> Default for HasherCore<A> {
+impl<A: Algorithm> Default for StreamHasherCore<A> {
     fn default() -> Self {
         // The engine a new hasher picks, so that both follow one rule.
-        let engine = Hasher::<A>::new().engine;
-        HasherCore {
+        let engine = StreamHasher::<A>::new().engine;
+        StreamHasherCore {
             engine,
             state: A::IV,
             blocks: 0,
@@ -79,9 +79,9 @@ impl<A: Algorithm> Default for HasherCore<A> {
     }
 }
 
-impl<A: Algorithm> Clone for HasherCore<A> {
+impl<A: Algorithm> Clone for StreamHasherCore<A> {
     fn clone(&self) -> Self {
-        HasherCore {
+        StreamHasherCore {
             engine: self.engine,
             state: self.state,
             blocks: self.blocks,
@@ -89,18 +89,18 @@ impl<A: Algorithm> Clone for HasherCore<A> {
     }
 }
 
-impl<A: Algorithm> Reset for HasherCore<A> {
+impl<A: Algorithm> Reset for StreamHasherCore<A> {
     fn reset(&mut self) {
         self.state = A::IV;
         self.blocks = 0;
     }
 }
 
-impl<A: Algorithm> HashMarker for HasherCore<A> {}
+impl<A: Algorithm> HashMarker for StreamHasherCore<A> {}
 
-impl<A: Algorithm> fmt::Debug for HasherCore<A> {
+impl<A: Algorithm> fmt::Debug for StreamHasherCore<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("HasherCore")
+        f.debug_struct("StreamHasherCore")
             .field("algorithm", &A::NAME)
             .field("engine", &self.engine.name())
             .finish_non_exhaustive()
@@ -109,54 +109,54 @@ impl<A: Algorithm> fmt::Debug for HasherCore<A> {
 
 macro_rules! block_api {
     ($alg:ty, $block:ty, $output:ty, $name:literal) => {
-        impl BlockSizeUser for HasherCore<$alg> {
+        impl BlockSizeUser for StreamHasherCore<$alg> {
             type BlockSize = $block;
         }
 
-        impl OutputSizeUser for HasherCore<$alg> {
+        impl OutputSizeUser for StreamHasherCore<$alg> {
             type OutputSize = $output;
         }
 
-        impl BufferKindUser for HasherCore<$alg> {
+        impl BufferKindUser for StreamHasherCore<$alg> {
             type BufferKind = Eager;
         }
 
-        impl UpdateCore for HasherCore<$alg> {
+        impl UpdateCore for StreamHasherCore<$alg> {
             #[inline]
             fn update_blocks(&mut self, blocks: &[Block<Self>]) {
                 self.compress(Block::<Self>::cast_slice_to_core(blocks).as_flattened());
             }
         }
 
-        impl FixedOutputCore for HasherCore<$alg> {
+        impl FixedOutputCore for StreamHasherCore<$alg> {
             fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
                 self.finish(buffer.get_data(), out);
             }
         }
 
-        impl AlgorithmName for HasherCore<$alg> {
+        impl AlgorithmName for StreamHasherCore<$alg> {
             fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str($name)
             }
         }
 
-        impl BlockSizeUser for Hasher<$alg> {
+        impl BlockSizeUser for StreamHasher<$alg> {
             type BlockSize = $block;
         }
 
-        impl AlgorithmName for Hasher<$alg> {
+        impl AlgorithmName for StreamHasher<$alg> {
             fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str($name)
             }
         }
 
-        impl CoreProxy for Hasher<$alg> {
-            type Core = HasherCore<$alg>;
+        impl CoreProxy for StreamHasher<$alg> {
+            type Core = StreamHasherCore<$alg>;
 
             fn compose(core: Self::Core, buffer: Buffer<Self::Core>) -> Self {
                 let tail = buffer.get_data();
                 let block_len = <<$alg as Algorithm>::Family as Family>::BLOCK_LEN as u64;
-                let mut hasher = Hasher::with_engine(core.engine);
+                let mut hasher = StreamHasher::with_engine(core.engine);
                 hasher.state = core.state;
                 hasher.total_len = core
                     .blocks
@@ -174,7 +174,7 @@ macro_rules! block_api {
                     self.engine.compress_one(&mut self.state, block);
                 }
                 let done = self.total_len.wrapping_sub(self.buf.len() as u64);
-                let core = HasherCore {
+                let core = StreamHasherCore {
                     engine: self.engine,
                     state: self.state,
                     blocks: done / block_len as u64,
@@ -187,37 +187,37 @@ macro_rules! block_api {
 }
 
 block_api!(
-    alg::Sha256,
+    alg::Sha256Alg,
     digest::consts::U64,
     digest::consts::U32,
     "Sha256"
 );
 block_api!(
-    alg::Sha224,
+    alg::Sha224Alg,
     digest::consts::U64,
     digest::consts::U28,
     "Sha224"
 );
 block_api!(
-    alg::Sha512,
+    alg::Sha512Alg,
     digest::consts::U128,
     digest::consts::U64,
     "Sha512"
 );
 block_api!(
-    alg::Sha384,
+    alg::Sha384Alg,
     digest::consts::U128,
     digest::consts::U48,
     "Sha384"
 );
 block_api!(
-    alg::Sha512_256,
+    alg::Sha512_256Alg,
     digest::consts::U128,
     digest::consts::U32,
     "Sha512_256"
 );
 block_api!(
-    alg::Sha512_224,
+    alg::Sha512_224Alg,
     digest::consts::U128,
     digest::consts::U28,
     "Sha512_224"

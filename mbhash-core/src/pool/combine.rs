@@ -12,12 +12,12 @@ use super::slot::{Combiner, Request};
 pub(super) enum Store {
     /// No combiner ran here yet.
     Empty,
-    Sha256([Option<Context<alg::Sha256>>; 16]),
-    Sha224([Option<Context<alg::Sha224>>; 16]),
-    Sha512([Option<Context<alg::Sha512>>; 8]),
-    Sha384([Option<Context<alg::Sha384>>; 8]),
-    Sha512_256([Option<Context<alg::Sha512_256>>; 8]),
-    Sha512_224([Option<Context<alg::Sha512_224>>; 8]),
+    Sha256([Option<Context<alg::Sha256Alg>>; 16]),
+    Sha224([Option<Context<alg::Sha224Alg>>; 16]),
+    Sha512([Option<Context<alg::Sha512Alg>>; 8]),
+    Sha384([Option<Context<alg::Sha384Alg>>; 8]),
+    Sha512_256([Option<Context<alg::Sha512_256Alg>>; 8]),
+    Sha512_224([Option<Context<alg::Sha512_224Alg>>; 8]),
 }
 
 /// An algorithm whose contexts a [`Store`] holds.
@@ -28,8 +28,8 @@ pub(super) trait Stored: Algorithm {
 }
 
 macro_rules! stored {
-    ($($v:ident),*) => {$(
-        impl Stored for alg::$v {
+    ($($v:ident = $m:ident),*) => {$(
+        impl Stored for alg::$m {
             #[inline(never)]
             fn contexts(store: &mut Store) -> &mut [Option<Context<Self>>] {
                 if !matches!(store, Store::$v(_)) {
@@ -44,7 +44,14 @@ macro_rules! stored {
     )*};
 }
 
-stored!(Sha256, Sha224, Sha512, Sha384, Sha512_256, Sha512_224);
+stored!(
+    Sha256 = Sha256Alg,
+    Sha224 = Sha224Alg,
+    Sha512 = Sha512Alg,
+    Sha384 = Sha384Alg,
+    Sha512_256 = Sha512_256Alg,
+    Sha512_224 = Sha512_224Alg
+);
 
 /// Bytes a job is fed to the manager in: between chunks the combiner takes
 /// new requests into free lanes, so callers that arrive while it hashes

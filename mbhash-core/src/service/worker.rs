@@ -12,7 +12,7 @@ use crossbeam_channel::{Receiver, select};
 use super::Inner;
 use super::algo::{Engines, ServiceAlgorithm, Streams};
 use super::reply::{Chunk, Reason, Task};
-use crate::Hasher;
+use crate::StreamHasher;
 use crate::algo::{Algo, Digest};
 use crate::manager::{Context, Flags, JobManager, Status};
 
@@ -371,7 +371,7 @@ fn hash_items<A: ServiceAlgorithm>(
     let mut digests = vec![None; items.len()];
     if let ([Item::Job(_)], [Some(bytes)], [false]) = (items, data, skip) {
         // A lone job: the one-stream path, without lanes to manage.
-        let mut hasher = Hasher::<A>::with_engine(engine);
+        let mut hasher = StreamHasher::<A>::with_engine(engine);
         hasher.update(bytes);
         digests[0] = Some(Digest::of::<A>(&hasher.finalize_reset_output()));
         return digests;

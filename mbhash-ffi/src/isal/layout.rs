@@ -12,7 +12,7 @@ use core::ffi::c_void;
 use core::mem::{MaybeUninit, align_of, offset_of, size_of};
 
 use mbhash_core::BlockBuffer;
-use mbhash_core::alg::{Algorithm, Family, Sha256, Sha256Family, Sha512, Sha512Family};
+use mbhash_core::alg::{Algorithm, Family, Sha256Alg, Sha256Family, Sha512Alg, Sha512Family};
 use mbhash_core::lanes::{LaneCount, Lanes};
 
 use super::engine_cell::EngineCell;
@@ -40,7 +40,7 @@ pub(crate) trait IsalFamily: Family {
 }
 
 impl IsalFamily for Sha256Family {
-    type Alg = Sha256;
+    type Alg = Sha256Alg;
     type JobTail = [u8; 16];
     type Lanes = Lanes<16>;
     type Mgr = Sha256CtxMgr;
@@ -55,7 +55,7 @@ impl IsalFamily for Sha256Family {
 }
 
 impl IsalFamily for Sha512Family {
-    type Alg = Sha512;
+    type Alg = Sha512Alg;
     type JobTail = [u8; 48];
     type Lanes = Lanes<8>;
     type Mgr = Sha512CtxMgr;
