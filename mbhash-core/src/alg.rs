@@ -157,34 +157,6 @@ impl Family for Sha256Family {
     }
 }
 
-/// Marker for SHA-256 (FIPS 180-4).
-#[derive(Debug)]
-pub enum Sha256Alg {}
-
-impl Algorithm for Sha256Alg {
-    type Family = Sha256Family;
-    type Output = [u8; 32];
-    const NAME: &'static str = "sha256";
-    const TAG: &'static str = "SHA256";
-    const ALGO: Algo = Algo::Sha256;
-    const IV: [u32; 8] = mbhash_simd::sha256::IV;
-    const ZERO_OUTPUT: [u8; 32] = [0; 32];
-}
-
-/// Marker for SHA-224 (FIPS 180-4): SHA-256 with its own IV, truncated.
-#[derive(Debug)]
-pub enum Sha224Alg {}
-
-impl Algorithm for Sha224Alg {
-    type Family = Sha256Family;
-    type Output = [u8; 28];
-    const NAME: &'static str = "sha224";
-    const TAG: &'static str = "SHA224";
-    const ALGO: Algo = Algo::Sha224;
-    const IV: [u32; 8] = mbhash_simd::sha256::IV_224;
-    const ZERO_OUTPUT: [u8; 28] = [0; 28];
-}
-
 /// SHA-512, SHA-384, SHA-512/256 and SHA-512/224: 64-bit words, 128-byte
 /// blocks, a 128-bit length field.
 #[derive(Debug)]
@@ -230,37 +202,38 @@ impl Family for Sha512Family {
     }
 }
 
-macro_rules! sha512_variant {
-    ($(#[$doc:meta])* $ty:ident = $algo:ident, $name:literal, $tag:literal, $iv:ident, $len:literal) => {
+/// The marker types, one per line: its run-time id, family, word, IV,
+/// names and output length.
+macro_rules! markers {
+    ($($(#[$doc:meta])* $ty:ident = $algo:ident, $family:ident, $word:ty, $iv:path,
+     $name:literal, $tag:literal, $len:literal;)*) => {$(
         $(#[$doc])*
         #[derive(Debug)]
         pub enum $ty {}
 
         impl Algorithm for $ty {
-            type Family = Sha512Family;
+            type Family = $family;
             type Output = [u8; $len];
             const NAME: &'static str = $name;
             const TAG: &'static str = $tag;
             const ALGO: Algo = Algo::$algo;
-            const IV: [u64; 8] = mbhash_simd::sha512::$iv;
+            const IV: [$word; 8] = $iv;
             const ZERO_OUTPUT: [u8; $len] = [0; $len];
         }
-    };
+    )*};
 }
 
-sha512_variant!(
+markers! {
+    /// Marker for SHA-256 (FIPS 180-4).
+    Sha256Alg = Sha256, Sha256Family, u32, mbhash_simd::sha256::IV, "sha256", "SHA256", 32;
+    /// Marker for SHA-224 (FIPS 180-4): SHA-256 with its own IV, truncated.
+    Sha224Alg = Sha224, Sha256Family, u32, mbhash_simd::sha256::IV_224, "sha224", "SHA224", 28;
     /// Marker for SHA-512 (FIPS 180-4).
-    Sha512Alg = Sha512, "sha512", "SHA512", IV, 64
-);
-sha512_variant!(
+    Sha512Alg = Sha512, Sha512Family, u64, mbhash_simd::sha512::IV, "sha512", "SHA512", 64;
     /// Marker for SHA-384: SHA-512 with its own IV, truncated to 48 bytes.
-    Sha384Alg = Sha384, "sha384", "SHA384", IV_384, 48
-);
-sha512_variant!(
+    Sha384Alg = Sha384, Sha512Family, u64, mbhash_simd::sha512::IV_384, "sha384", "SHA384", 48;
     /// Marker for SHA-512/256 (ZFS's "sha512" checksum): its own IV, 32 bytes.
-    Sha512_256Alg = Sha512_256, "sha512-256", "SHA512/256", IV_512_256, 32
-);
-sha512_variant!(
+    Sha512_256Alg = Sha512_256, Sha512Family, u64, mbhash_simd::sha512::IV_512_256, "sha512-256", "SHA512/256", 32;
     /// Marker for SHA-512/224: its own IV, 28 bytes.
-    Sha512_224Alg = Sha512_224, "sha512-224", "SHA512/224", IV_512_224, 28
-);
+    Sha512_224Alg = Sha512_224, Sha512Family, u64, mbhash_simd::sha512::IV_512_224, "sha512-224", "SHA512/224", 28;
+}
