@@ -438,17 +438,18 @@ where
     /// joins the batch, a larger one is a stream of the service. The
     /// outcome goes to the job's place.
     fn read(&self, job: I::Item, place: Place<I::Item>, batch: &mut Batch<I::Item>) {
-        let algo = job.algo().unwrap_or(self.algo);
-        if algo != batch.algo {
-            self.send(batch);
-            batch.algo = algo;
-        }
         let opened = job.source().map(|src| self.open(src));
         let mut reader = match opened {
             None => return place.fill((job, None)),
             Some(Err(e)) => return place.fill((job, Some(Err(e)))),
             Some(Ok(r)) => r,
         };
+        // A batch holds one algorithm's inputs.
+        let algo = job.algo().unwrap_or(self.algo);
+        if algo != batch.algo {
+            self.send(batch);
+            batch.algo = algo;
+        }
         let settings = &self.settings;
         let chunk = settings.chunk.max(1);
         // A regular file's buffers are sized to what is left of it (and a
