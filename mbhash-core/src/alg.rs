@@ -111,6 +111,21 @@ pub type StateOf<A> = [<<A as Algorithm>::Family as Family>::Word; 8];
 /// The block type of an algorithm's family.
 pub type BlockOf<A> = <<A as Algorithm>::Family as Family>::Block;
 
+/// Writes big-endian `words` as the first `out.len()` bytes: whole words as
+/// whole stores, a truncated digest's part word last.
+#[inline(always)]
+fn write_words<const W: usize>(words: [[u8; W]; 8], out: &mut [u8]) {
+    let whole = out.len() / W;
+    let mut chunks = out.chunks_exact_mut(W);
+    for (chunk, word) in (&mut chunks).zip(&words) {
+        chunk.copy_from_slice(word);
+    }
+    let rest = chunks.into_remainder();
+    if let Some(word) = words.get(whole) {
+        rest.copy_from_slice(&word[..rest.len()]);
+    }
+}
+
 /// SHA-256 and SHA-224: 32-bit words, 64-byte blocks.
 #[derive(Debug)]
 pub enum Sha256Family {}
@@ -144,16 +159,7 @@ impl Family for Sha256Family {
 
     #[inline]
     fn write_digest(state: &[u32; 8], out: &mut [u8]) {
-        // Whole words as whole stores; a truncated digest's part word last.
-        let words = out.len() / 4;
-        let mut chunks = out.chunks_exact_mut(4);
-        for (chunk, word) in (&mut chunks).zip(state) {
-            chunk.copy_from_slice(&word.to_be_bytes());
-        }
-        let rest = chunks.into_remainder();
-        if let Some(word) = state.get(words) {
-            rest.copy_from_slice(&word.to_be_bytes()[..rest.len()]);
-        }
+        write_words(state.map(u32::to_be_bytes), out);
     }
 }
 
@@ -189,16 +195,7 @@ impl Family for Sha512Family {
 
     #[inline]
     fn write_digest(state: &[u64; 8], out: &mut [u8]) {
-        // Whole words as whole stores; a truncated digest's part word last.
-        let words = out.len() / 8;
-        let mut chunks = out.chunks_exact_mut(8);
-        for (chunk, word) in (&mut chunks).zip(state) {
-            chunk.copy_from_slice(&word.to_be_bytes());
-        }
-        let rest = chunks.into_remainder();
-        if let Some(word) = state.get(words) {
-            rest.copy_from_slice(&word.to_be_bytes()[..rest.len()]);
-        }
+        write_words(state.map(u64::to_be_bytes), out);
     }
 }
 
