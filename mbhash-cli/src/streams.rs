@@ -541,25 +541,12 @@ fn refused() -> io::Error {
 mod tests {
     use super::*;
 
-    /// Gives `good` bytes, then fails as a bad disk sector does.
-    struct Failing {
-        good: usize,
-    }
-
-    impl Read for Failing {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            if self.good == 0 {
-                return Err(io::Error::from_raw_os_error(5));
-            }
-            let n = buf.len().min(self.good).min(4000);
-            self.good -= n;
-            Ok(n)
-        }
-    }
-
     #[test]
     fn a_read_error_names_its_byte_offset() {
-        let mut r = Failing { good: 10_000 };
+        let mut r = mbhash_test_support::Failing {
+            good: 10_000,
+            max_read: 4000,
+        };
         let pool = BufferPool::new(1 << 20);
         let mut buf = pool.take(8192);
         assert_eq!(buf.fill_from(&mut r).unwrap(), 8192);

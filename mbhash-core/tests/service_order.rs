@@ -2,14 +2,13 @@
 //! buffers with a bound on the bytes in flight (`BufferPool`), and the
 //! builder's `engine_of` and `check_env`.
 
-use std::io::{self, Read};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use mbhash_core::alg;
 use mbhash_core::engine::Sha512Engine;
 use mbhash_core::service::{self, Algo, BufferPool, Digest, HashService, Lost, Outcome, PoolBuf};
-use mbhash_test_support::Rng;
+use mbhash_test_support::{Failing, Rng};
 
 /// The `sha2` crate's digest (the oracle).
 fn oracle(algo: Algo, data: &[u8]) -> Digest {
@@ -162,23 +161,6 @@ fn the_pool_bounds_the_bytes_out() {
     assert_eq!(pool.in_use(), 0);
 }
 
-/// Gives `good` bytes in reads of at most 1000, then fails.
-struct Failing {
-    good: usize,
-}
-
-impl Read for Failing {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.good == 0 {
-            return Err(io::Error::from_raw_os_error(5));
-        }
-        let n = buf.len().min(self.good).min(1000);
-        self.good -= n;
-        buf[..n].fill(0xa5);
-        Ok(n)
-    }
-}
-
 #[test]
 fn a_pool_buffer_fills_to_its_capacity_or_the_end() {
     let pool = BufferPool::new(1 << 20);
@@ -204,7 +186,12 @@ fn a_pool_buffer_fills_to_its_capacity_or_the_end() {
     assert_eq!(&again[..], b"abc");
     // An error keeps the bytes read before it.
     let mut buf = pool.take(8192);
-    let e = buf.fill_from(&mut Failing { good: 2500 }).unwrap_err();
+    let e = buf
+        .fill_from(&mut Failing {
+            good: 2500,
+            max_read: 1000,
+        })
+        .unwrap_err();
     assert_eq!(e.raw_os_error(), Some(5));
     assert_eq!(buf.len(), 2500);
 }

@@ -6,6 +6,7 @@
 //!   with a `SKIPPED` line past the harness's output capture, and the one
 //!   reading of `MBHASH_REQUIRE`, which turns that skip into a failure;
 //! * [`TempDir`]: a scratch directory removed on drop;
+//! * [`Failing`]: a reader that fails as a bad disk sector does;
 //! * [`c`]: building and running the C test programs.
 
 pub mod c;
@@ -157,5 +158,26 @@ impl TempDir {
 impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A reader that gives `good` bytes (0xa5), at most `max_read` per read,
+/// then fails with EIO, as a bad disk sector does.
+pub struct Failing {
+    /// Bytes still to give before the error.
+    pub good: usize,
+    /// Bytes per read, at most.
+    pub max_read: usize,
+}
+
+impl std::io::Read for Failing {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.good == 0 {
+            return Err(std::io::Error::from_raw_os_error(5));
+        }
+        let n = buf.len().min(self.good).min(self.max_read.max(1));
+        self.good -= n;
+        buf[..n].fill(0xa5);
+        Ok(n)
     }
 }
