@@ -200,58 +200,81 @@ mod tests {
         s
     }
 
-    /// Calibrating on a loaded machine chooses what a quiet one does, for
-    /// every count of busy lanes: the same step (and narrow mix), or, where
-    /// the reference costs put two ways within a few percent of each other
-    /// (a tie that noise may break either way), one of them. The reference
-    /// is the best cost of each kernel over a few calibrations without the
-    /// competing threads (the machine may be busy already).
-    fn busy_calibration_chooses_as_quiet<K: Kernels>() {
+    /// Elementwise the lower of two plans' costs (noise only ever adds
+    /// time, so the lower is the better estimate).
+    fn best_of<K: Kernels>(a: &Plan, b: &Plan) -> Plan {
+        Plan::new(
+            core::array::from_fn(|i| a.cost(Step::ALL[i]).min(b.cost(Step::ALL[i]))),
+            K::MID_WIDTH,
+            K::WIDE_WIDTH,
+        )
+    }
+
+    /// One attempt: calibrates three times as things are and once with
+    /// competing threads, and checks the loaded calibration's choice for
+    /// every count of busy lanes against the best estimate of the true
+    /// costs (each kernel's lowest cost over all four). The loaded choice
+    /// must be the best one, or where two ways are within a few percent of
+    /// each other (a tie that noise may break either way), one of them.
+    fn busy_attempt<K: Kernels>() -> Result<(), std::string::String> {
         const TIE: f32 = 1.08;
         let engine = Engine::<K>::auto_uncalibrated();
         let lanes = engine.lanes as u32;
         let started = Instant::now();
-        let mut reference = engine.calibrate();
+        let mut quiet = engine.calibrate();
         let took = started.elapsed();
         for _ in 0..2 {
-            let again = engine.calibrate();
-            reference = Plan::new(
-                core::array::from_fn(|i| {
-                    reference.cost(Step::ALL[i]).min(again.cost(Step::ALL[i]))
-                }),
-                K::MID_WIDTH,
-                K::WIDE_WIDTH,
-            );
+            quiet = best_of::<K>(&quiet, &engine.calibrate());
         }
         let busy = under_load(|| engine.calibrate());
+        let truth = best_of::<K>(&quiet, &busy);
         std::eprintln!(
-            "{} calibration {took:?}\n  quiet: {}\n  busy:  {}",
+            "{} calibration {took:?}\n  quiet: {}\n  busy:  {}\n  best:  {}",
             K::FAMILY,
-            names::<K>(&reference, lanes),
+            names::<K>(&quiet, lanes),
             names::<K>(&busy, lanes),
+            names::<K>(&truth, lanes),
         );
         for k in 1..=lanes {
-            let (q, b) = (choice(&reference, k), choice(&busy, k));
-            let (qc, bc) = (cost::<K>(&reference, q, k), cost::<K>(&reference, b, k));
-            assert!(
-                q == b || bc <= qc * TIE,
-                "{}: {k} busy lanes: the quiet costs choose {q:?} ({qc:.1} ns), the busy \
-                 calibration {b:?} ({bc:.1} ns by the quiet costs)\nquiet costs {:?}\n\
-                 busy costs {:?}",
-                K::FAMILY,
-                Step::ALL.map(|s| reference.cost(s)),
-                Step::ALL.map(|s| busy.cost(s)),
-            );
+            let (t, b) = (choice(&truth, k), choice(&busy, k));
+            let (tc, bc) = (cost::<K>(&truth, t, k), cost::<K>(&truth, b, k));
+            if t != b && bc > tc * TIE {
+                return Err(std::format!(
+                    "{}: {k} busy lanes: the best costs choose {t:?} ({tc:.1} ns), the busy \
+                     calibration {b:?} ({bc:.1} ns by the best costs)\nquiet costs {:?}\n\
+                     busy costs {:?}",
+                    K::FAMILY,
+                    Step::ALL.map(|s| quiet.cost(s)),
+                    Step::ALL.map(|s| busy.cost(s)),
+                ));
+            }
         }
+        Ok(())
     }
 
+    /// Calibrating on a loaded machine chooses what a quiet one does.
+    ///
+    /// Both families run in one test, one after the other: as two tests run
+    /// side by side, one's competing threads landed in the other's quiet
+    /// calibrations. Other tests of this binary may still run meanwhile, so
+    /// a failed attempt is repeated (three in all, each printed); a
+    /// calibration that loses to load fails all three.
     #[test]
-    fn sha256_busy_calibration_chooses_as_quiet() {
-        busy_calibration_chooses_as_quiet::<Sha256Kernels>();
-    }
-
-    #[test]
-    fn sha512_busy_calibration_chooses_as_quiet() {
-        busy_calibration_chooses_as_quiet::<Sha512Kernels>();
+    fn busy_calibration_chooses_as_quiet() {
+        fn family<K: Kernels>() {
+            let mut errors = Vec::new();
+            for _ in 0..3 {
+                match busy_attempt::<K>() {
+                    Ok(()) => return,
+                    Err(e) => {
+                        std::eprintln!("attempt failed: {e}");
+                        errors.push(e);
+                    }
+                }
+            }
+            panic!("{}", errors.join("\n"));
+        }
+        family::<Sha256Kernels>();
+        family::<Sha512Kernels>();
     }
 }
