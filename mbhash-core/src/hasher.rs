@@ -20,9 +20,13 @@ use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, 
 
 use crate::alg::{self, Algorithm, Family, StateOf};
 use crate::buffer::BlockBuffer;
-use crate::engine::LaneEngine;
+use crate::engine::{LaneEngine, SingleStream};
 
 mod block_api;
+
+/// The one-stream kernel a hasher of `A` keeps.
+type SingleOf<A> =
+    <<<A as Algorithm>::Family as Family>::Engine as LaneEngine<<A as Algorithm>::Family>>::Single;
 pub use block_api::StreamHasherCore;
 
 /// A one-stream hasher for algorithm `A`, on the configured engine's
@@ -47,7 +51,9 @@ pub use block_api::StreamHasherCore;
 /// assert_eq!(Sha256::hash(b"hello world"), digest);
 /// ```
 pub struct StreamHasher<A: Algorithm> {
-    engine: <A::Family as Family>::Engine,
+    /// The engine's one-stream kernel (not the whole engine: a hasher is
+    /// made and moved for every message).
+    engine: SingleOf<A>,
     state: StateOf<A>,
     buf: BlockBuffer<A::Family>,
     total_len: u64,
@@ -82,8 +88,11 @@ pub type Sha512_224 = StreamHasher<alg::Sha512_224Alg>;
 impl<A: Algorithm> StreamHasher<A> {
     /// A hasher on the configured engine (`auto` if the engine
     /// environment variable is invalid: see [`StreamHasher::try_new`]).
+    #[inline]
     pub fn new() -> Self {
-        Self::with_engine(<<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured())
+        Self::with_single(
+            <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured_single(),
+        )
     }
 
     /// A hasher on the configured engine.
@@ -98,7 +107,13 @@ impl<A: Algorithm> StreamHasher<A> {
     }
 
     /// A hasher on a given engine.
+    #[inline]
     pub fn with_engine(engine: <A::Family as Family>::Engine) -> Self {
+        Self::with_single(engine.single())
+    }
+
+    #[inline]
+    fn with_single(engine: SingleOf<A>) -> Self {
         StreamHasher {
             engine,
             state: A::IV,
@@ -116,18 +131,25 @@ impl<A: Algorithm> StreamHasher<A> {
         self.total_len = self.total_len.wrapping_add(data.len() as u64);
         let (engine, state) = (&self.engine, &mut self.state);
         self.buf
-            .absorb(data, |blocks| engine.compress_one(state, blocks));
+            .absorb(data, |blocks| engine.compress(state, blocks));
     }
 
     /// Pads, and returns the digest; the hasher is reset.
     #[inline]
     pub fn finalize_reset_output(&mut self) -> A::Output {
-        let blocks = self.buf.pad(self.total_len);
-        self.engine.compress_one(&mut self.state, blocks);
         let mut out = A::ZERO_OUTPUT;
-        <A::Family as Family>::write_digest(&self.state, out.as_mut());
+        self.finish_into(out.as_mut());
         self.reset_state();
         out
+    }
+
+    /// Pads and writes the digest to `out` (its length); the hasher is
+    /// left finished, to be reset or dropped.
+    #[inline]
+    fn finish_into(&mut self, out: &mut [u8]) {
+        let blocks = self.buf.pad(self.total_len);
+        self.engine.compress(&mut self.state, blocks);
+        <A::Family as Family>::write_digest(&self.state, out);
     }
 
     /// Hashes one message.
@@ -189,14 +211,16 @@ macro_rules! digest_traits {
         }
 
         impl Update for StreamHasher<$alg> {
+            #[inline]
             fn update(&mut self, data: &[u8]) {
                 StreamHasher::update(self, data);
             }
         }
 
         impl FixedOutput for StreamHasher<$alg> {
+            #[inline]
             fn finalize_into(mut self, out: &mut Output<Self>) {
-                out.copy_from_slice(&self.finalize_reset_output());
+                self.finish_into(out);
             }
         }
 
@@ -207,8 +231,10 @@ macro_rules! digest_traits {
         }
 
         impl FixedOutputReset for StreamHasher<$alg> {
+            #[inline]
             fn finalize_into_reset(&mut self, out: &mut Output<Self>) {
-                out.copy_from_slice(&self.finalize_reset_output());
+                self.finish_into(out);
+                self.reset_state();
             }
         }
 

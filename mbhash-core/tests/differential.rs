@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Job, Rng, TestFamily, check_digests, run_jobs, sha256_engines};
+use common::{Job, Rng, TestFamily, check_digests, run_jobs, sha256_engines, sha512_engines};
 use mbhash_core::alg::{
     Algorithm, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg,
 };
@@ -117,6 +117,32 @@ fn hash_many_matches_sha2() {
             let mut out = vec![[0u8; 28]; count];
             mbhash_core::hash_many_with::<Sha224Alg>(engine, &msgs, &mut out);
             check_digests::<Sha224Alg>("hash_many_with sha224", &jobs, &out);
+        }
+    }
+}
+
+/// The one-stream hashers on every SHA-512 engine, including those without
+/// a one-lane kernel (their one stream runs in a wider call beside copies
+/// of itself), over the lengths around each block edge, in random chunks.
+#[test]
+fn sha512_hashers_match_sha2_on_every_engine() {
+    use digest::Digest;
+    let mut rng = Rng::new(11);
+    for engine in sha512_engines() {
+        for len in (0..=260).chain([383, 384, 385, 1000, 4099]) {
+            let job = Job::random(&mut rng, len, true);
+            let mut ours = mbhash_core::StreamHasher::<Sha512Alg>::with_engine(engine);
+            let mut at = 0;
+            for &c in &job.chunks {
+                ours.update(&job.message()[at..at + c]);
+                at += c;
+            }
+            assert_eq!(
+                ours.finalize_reset_output()[..],
+                sha2::Sha512::digest(job.message())[..],
+                "{} engine, {len} bytes",
+                engine.name()
+            );
         }
     }
 }

@@ -62,8 +62,20 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
     /// of an idle lane is garbage after the call.
     fn compress_lanes(&self, states: &mut [[F::Word; 8]], blocks: &[&[F::Block]], busy: u32);
 
-    /// Runs a single stream (used by the one-stream hashers).
+    /// Runs a single stream.
     fn compress_one(&self, state: &mut [F::Word; 8], blocks: &[F::Block]);
+
+    /// The engine's one-stream kernel as a value of a few bytes: what a
+    /// one-stream hasher keeps (an engine, with its plan for every lane
+    /// count, is over a hundred bytes to copy).
+    type Single: SingleStream<F>;
+
+    /// This engine's one-stream kernel.
+    fn single(&self) -> Self::Single;
+
+    /// The configured engine's one-stream kernel: `configured().single()`,
+    /// without building the whole engine.
+    fn configured_single() -> Self::Single;
 
     /// The engine's name as accepted by `from_name`.
     fn name(&self) -> &'static str;
@@ -79,6 +91,60 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
     /// it is unset or names an engine that cannot run (that error is
     /// [`LaneEngine::try_configured`]'s). Never panics, never prints.
     fn configured() -> Self;
+}
+
+/// An engine's one-stream kernel ([`LaneEngine::single`]): what the
+/// one-stream hashers run.
+pub trait SingleStream<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
+    /// Compresses `blocks` into `state`.
+    fn compress(&self, state: &mut [F::Word; 8], blocks: &[F::Block]);
+
+    /// The name of the engine it came from.
+    fn name(&self) -> &'static str;
+}
+
+/// The one-stream kernel of an [`Engine`]: its name, the step its plan
+/// runs one lane on, and the kernels.
+#[derive(Clone, Copy, Debug)]
+pub struct Single<K: Kernels> {
+    name: &'static str,
+    step: Step,
+    kernels: K,
+}
+
+impl<K: Kernels> SingleStream<K::Family> for Single<K> {
+    #[inline]
+    fn compress(
+        &self,
+        state: &mut [<K::Family as Family>::Word; 8],
+        blocks: &[<K::Family as Family>::Block],
+    ) {
+        let k = &self.kernels;
+        match self.step {
+            Step::Scalar | Step::Narrow1 => k.run_one(self.step, state, blocks),
+            // An engine without a one-lane kernel: its narrowest call, the
+            // other lanes running copies of this one.
+            Step::Narrow2 => {
+                let mut dummy = *state;
+                k.run_x2([state, &mut dummy], [blocks; 2]);
+            }
+            Step::Narrow4 => {
+                let mut dummies = [*state; 3];
+                let [b, c, d] = &mut dummies;
+                k.run_x4([state, b, c, d], [blocks; 4]);
+            }
+            Step::Mid | Step::Wide => {
+                let w = Engine::<K>::width(self.step) as usize;
+                let mut lanes = [*state; MAX_LANES];
+                k.run_group(self.step, &mut lanes[..w], &[blocks; MAX_LANES][..w]);
+                *state = lanes[0];
+            }
+        }
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
 }
 
 /// A family's set of kernels, as detected on this CPU: the ISA-specific half
@@ -249,17 +315,46 @@ impl<K: Kernels> Engine<K> {
         Self::try_configured().unwrap_or_else(|_| Self::auto())
     }
 
+    /// [`Engine::configured`]'s one-stream kernel. The engines kept for
+    /// the process (`auto`, the environment's) are read in place, not
+    /// copied: a one-stream hasher asks on every `new`.
+    fn configured_single() -> Single<K> {
+        #[cfg(feature = "std")]
+        {
+            match K::default_cell().load(Ordering::Acquire) {
+                0 => match K::configured_cell()
+                    .get_or_init(|| from_env::<Self, _>(Self::from_name, Self::auto))
+                {
+                    Ok(engine) => engine.single(),
+                    Err(_) => Self::auto_ref().single(),
+                },
+                1 => Self::auto_ref().single(),
+                _ => Self::configured().single(),
+            }
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Self::configured().single()
+        }
+    }
+
+    /// The process's `auto` engine, calibrated at first use.
+    #[cfg(feature = "std")]
+    fn auto_ref() -> &'static Self {
+        K::auto_cell().get_or_init(|| {
+            let mut engine = Self::auto_uncalibrated();
+            engine.plan = engine.calibrate();
+            engine
+        })
+    }
+
     /// The `auto` engine: every supported kernel, chosen per call by costs
     /// measured once per process (without `std`: by the family's default
     /// costs, for the kernels this CPU has).
     pub fn auto() -> Self {
         #[cfg(feature = "std")]
         {
-            *K::auto_cell().get_or_init(|| {
-                let mut engine = Self::auto_uncalibrated();
-                engine.plan = engine.calibrate();
-                engine
-            })
+            *Self::auto_ref()
         }
         #[cfg(not(feature = "std"))]
         {
@@ -427,11 +522,23 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
         state: &mut [<K::Family as Family>::Word; 8],
         blocks: &[<K::Family as Family>::Block],
     ) {
-        match self.plan.one() {
-            Step::Scalar => self.kernels.run_one(Step::Scalar, state, blocks),
-            Step::Narrow1 => self.kernels.run_one(Step::Narrow1, state, blocks),
-            step => self.run(step, core::slice::from_mut(state), &[blocks], 1),
+        self.single().compress(state, blocks);
+    }
+
+    type Single = Single<K>;
+
+    #[inline]
+    fn single(&self) -> Single<K> {
+        Single {
+            name: self.name,
+            step: self.plan.one(),
+            kernels: self.kernels,
         }
+    }
+
+    #[inline]
+    fn configured_single() -> Single<K> {
+        Engine::configured_single()
     }
 
     fn name(&self) -> &'static str {

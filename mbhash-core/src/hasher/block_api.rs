@@ -25,10 +25,10 @@ use digest::block_api::{
 };
 use digest::{Output, Reset};
 
-use super::StreamHasher;
+use super::{SingleOf, StreamHasher};
 use crate::alg::{self, Algorithm, Family, StateOf};
 use crate::buffer::BlockBuffer;
-use crate::engine::LaneEngine;
+use crate::engine::SingleStream;
 
 /// The block-level core of [`StreamHasher`]: whole blocks in, padding at the end,
 /// on the configured engine's single-stream kernel.
@@ -36,7 +36,7 @@ use crate::engine::LaneEngine;
 /// Code rarely names it: `hmac::Hmac<mbhash::Sha256>` finds it through
 /// `Sha256`'s [`CoreProxy`] impl.
 pub struct StreamHasherCore<A: Algorithm> {
-    engine: <A::Family as Family>::Engine,
+    engine: SingleOf<A>,
     state: StateOf<A>,
     /// Whole blocks compressed so far.
     blocks: u64,
@@ -46,7 +46,7 @@ impl<A: Algorithm> StreamHasherCore<A> {
     fn compress(&mut self, blocks: &[u8]) {
         let (blocks, rest) = <A::Family as Family>::split_blocks(blocks);
         debug_assert!(rest.is_empty());
-        self.engine.compress_one(&mut self.state, blocks);
+        self.engine.compress(&mut self.state, blocks);
         self.blocks = self.blocks.wrapping_add(blocks.len() as u64);
     }
 
@@ -59,8 +59,7 @@ impl<A: Algorithm> StreamHasherCore<A> {
             .wrapping_add(tail.len() as u64);
         let mut buf = BlockBuffer::<A::Family>::new();
         buf.keep(tail);
-        self.engine
-            .compress_one(&mut self.state, buf.pad(total_len));
+        self.engine.compress(&mut self.state, buf.pad(total_len));
         let mut digest = A::ZERO_OUTPUT;
         <A::Family as Family>::write_digest(&self.state, digest.as_mut());
         out.copy_from_slice(digest.as_ref());
@@ -156,7 +155,7 @@ macro_rules! block_api {
             fn compose(core: Self::Core, buffer: Buffer<Self::Core>) -> Self {
                 let tail = buffer.get_data();
                 let block_len = <<$alg as Algorithm>::Family as Family>::BLOCK_LEN as u64;
-                let mut hasher = StreamHasher::with_engine(core.engine);
+                let mut hasher = StreamHasher::with_single(core.engine);
                 hasher.state = core.state;
                 hasher.total_len = core
                     .blocks
@@ -171,7 +170,7 @@ macro_rules! block_api {
                 // The hasher may hold back one whole block; the eager buffer
                 // holds less than a block, so compress it.
                 if let Some(block) = self.buf.take_block() {
-                    self.engine.compress_one(&mut self.state, block);
+                    self.engine.compress(&mut self.state, block);
                 }
                 let done = self.total_len.wrapping_sub(self.buf.len() as u64);
                 let core = StreamHasherCore {
