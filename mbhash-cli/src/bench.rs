@@ -144,8 +144,9 @@ struct Row {
     /// Against ISA-L's best at this point, when ISA-L was measured.
     vs_isal: Option<f64>,
     /// How the implementation was called: `hash_many`, `manager`
-    /// (`submit`/`flush`, contexts reused; ISA-L's managers too) or
-    /// `oneshot` (a call per buffer).
+    /// (`submit`/`flush`, contexts reused; ISA-L's managers too), `stream`
+    /// (mbhash's one-stream hasher through the `digest` traits, a hasher
+    /// per buffer) or `oneshot` (a call per buffer).
     api: &'static str,
 }
 
@@ -273,6 +274,7 @@ fn print_row(o: &Options, r: &Row) {
     if let Some(plot) = &o.plot {
         let series = match (r.imp.as_str(), r.api) {
             ("mbhash", "manager") => format!("mbhash/{}/manager", r.engine),
+            ("mbhash", "stream") => format!("mbhash/{}/stream", r.engine),
             ("mbhash", _) => format!("mbhash/{}", r.engine),
             ("isal", _) => "isal".to_string(),
             (imp, _) => imp.to_string(),
@@ -285,6 +287,7 @@ fn print_row(o: &Options, r: &Row) {
     }
     let imp = match (r.imp.as_str(), r.api) {
         ("mbhash", "manager") => format!("mbhash/{} mgr", r.engine),
+        ("mbhash", "stream") => format!("mbhash/{} stream", r.engine),
         ("mbhash" | "isal", _) => format!("{}/{}", r.imp, r.engine),
         _ => r.imp.clone(),
     };
@@ -467,6 +470,7 @@ fn bench_sha<A, P>(o: &Options, engine: <A::Family as Family>::Engine, sample: D
 where
     A: Algorithm,
     P: sha2::Digest,
+    mbhash_core::StreamHasher<A>: sha2::digest::Update + sha2::digest::FixedOutput,
 {
     use mbhash_peers::{self as isal, Bits, Manager};
     let algo = A::NAME;
@@ -524,6 +528,16 @@ where
                     black_box(P::digest(black_box(m)));
                 }
             };
+            // The one-stream hasher as generic `digest` code drives it (a
+            // hasher per message, `update`, the by-value `finalize`), one
+            // message after another as the peer.
+            let mut stream = || {
+                for m in &refs {
+                    let mut h = mbhash_core::StreamHasher::<A>::with_engine(engine);
+                    sha2::digest::Update::update(&mut h, black_box(m));
+                    black_box(sha2::digest::FixedOutput::finalize_fixed(h));
+                }
+            };
             let mut isal_fns: Vec<_> = managers
                 .iter_mut()
                 .map(|(_, m, digests)| {
@@ -534,7 +548,8 @@ where
                     }
                 })
                 .collect();
-            let mut fns: Vec<&mut dyn FnMut()> = vec![&mut ours, &mut peer, &mut manager];
+            let mut fns: Vec<&mut dyn FnMut()> =
+                vec![&mut ours, &mut peer, &mut manager, &mut stream];
             for f in &mut isal_fns {
                 fns.push(f);
             }
@@ -543,9 +558,9 @@ where
                 .into_iter()
                 .map(|t| bytes / t / 1e9)
                 .collect();
-            let (g_ours, g_peer, g_mgr) = (g[0], g[1], g[2]);
+            let (g_ours, g_peer, g_mgr, g_stream) = (g[0], g[1], g[2], g[3]);
             // ISA-L's best manager at this point is the peer.
-            let best = g[3..]
+            let best = g[4..]
                 .iter()
                 .enumerate()
                 .max_by(|a, b| a.1.total_cmp(b.1))
@@ -578,6 +593,19 @@ where
                     vs_peer: g_mgr / g_peer,
                     vs_isal: vs_isal(g_mgr),
                     api: "manager",
+                },
+                Row {
+                    algo,
+                    imp: "mbhash".into(),
+                    engine: engine.name().into(),
+                    peer: "sha2",
+                    size,
+                    streams,
+                    gbps: g_stream,
+                    vs_sha2: Some(g_stream / g_peer),
+                    vs_peer: g_stream / g_peer,
+                    vs_isal: vs_isal(g_stream),
+                    api: "stream",
                 },
                 Row {
                     algo,
