@@ -624,53 +624,63 @@ fn a_panicking_callback_neither_kills_the_worker_nor_loses_jobs() {
 /// time of hashing the same request on the calling thread. The bound is
 /// below 1 ms (checked), so a service that held a lone job for a 1 ms
 /// batching timer would fail; the lower quartile keeps a loaded machine's
-/// scheduling hiccups out of it.
+/// scheduling hiccups out of it. The other tests of this file run beside
+/// it and may keep both cores busy for a whole batch, so a batch over the
+/// bound is repeated (three in all, each printed): a batching timer fails
+/// every one.
 #[test]
 fn a_lone_request_completes_promptly() {
     let service = HashService::new();
     let mut rng = Rng::new(3);
-    let mut round_trips = Vec::new();
-    let mut direct = Vec::new();
-    let started = Instant::now();
-    for i in 0..300 {
-        let algo = random_algo(&mut rng);
-        let mut buf = vec![0u8; 4096];
-        rng.fill(&mut buf);
-        let t = Instant::now();
-        std::hint::black_box(algo.digest(std::hint::black_box(&buf)));
-        direct.push(t.elapsed());
-        let t = Instant::now();
-        let handle = service.submit(algo, buf).unwrap();
-        let done = match handle.wait_timeout(Duration::from_secs(10)) {
-            Ok(o) => o.unwrap(),
-            Err(_) => panic!("request {i} not done within 10 s"),
-        };
-        round_trips.push(t.elapsed());
-        assert_eq!(done.digest, oracle(algo, &done.buf));
+    let mut failures = Vec::new();
+    for attempt in 1..=3 {
+        let mut round_trips = Vec::new();
+        let mut direct = Vec::new();
+        let started = Instant::now();
+        for i in 0..300 {
+            let algo = random_algo(&mut rng);
+            let mut buf = vec![0u8; 4096];
+            rng.fill(&mut buf);
+            let t = Instant::now();
+            std::hint::black_box(algo.digest(std::hint::black_box(&buf)));
+            direct.push(t.elapsed());
+            let t = Instant::now();
+            let handle = service.submit(algo, buf).unwrap();
+            let done = match handle.wait_timeout(Duration::from_secs(10)) {
+                Ok(o) => o.unwrap(),
+                Err(_) => panic!("request {i} not done within 10 s"),
+            };
+            round_trips.push(t.elapsed());
+            assert_eq!(done.digest, oracle(algo, &done.buf));
+        }
+        direct.sort();
+        round_trips.sort();
+        let direct = direct[direct.len() / 2];
+        let quartile = round_trips[round_trips.len() / 4];
+        let bound = direct * 10 + Duration::from_micros(300);
+        eprintln!(
+            "attempt {attempt}: 300 lone 4 KiB requests: {:.1} ms in all; round trip: lower \
+             quartile {:.0} us, median {:.0} us, worst {:.0} us; direct hash (median) {:.1} us; \
+             bound {:.0} us",
+            started.elapsed().as_secs_f64() * 1e3,
+            quartile.as_secs_f64() * 1e6,
+            round_trips[round_trips.len() / 2].as_secs_f64() * 1e6,
+            round_trips[round_trips.len() - 1].as_secs_f64() * 1e6,
+            direct.as_secs_f64() * 1e6,
+            bound.as_secs_f64() * 1e6,
+        );
+        assert!(
+            bound < Duration::from_millis(1),
+            "the bound ({bound:?}) must catch a 1 ms batching timer"
+        );
+        if quartile < bound {
+            return;
+        }
+        failures.push(format!(
+            "attempt {attempt}: lower quartile {quartile:?} against a direct hash of {direct:?}"
+        ));
     }
-    direct.sort();
-    round_trips.sort();
-    let direct = direct[direct.len() / 2];
-    let quartile = round_trips[round_trips.len() / 4];
-    let bound = direct * 10 + Duration::from_micros(300);
-    eprintln!(
-        "300 lone 4 KiB requests: {:.1} ms in all; round trip: lower quartile {:.0} us, \
-         median {:.0} us, worst {:.0} us; direct hash (median) {:.1} us; bound {:.0} us",
-        started.elapsed().as_secs_f64() * 1e3,
-        quartile.as_secs_f64() * 1e6,
-        round_trips[round_trips.len() / 2].as_secs_f64() * 1e6,
-        round_trips[round_trips.len() - 1].as_secs_f64() * 1e6,
-        direct.as_secs_f64() * 1e6,
-        bound.as_secs_f64() * 1e6,
-    );
-    assert!(
-        bound < Duration::from_millis(1),
-        "the bound ({bound:?}) must catch a 1 ms batching timer"
-    );
-    assert!(
-        quartile < bound,
-        "lone requests wait: lower quartile {quartile:?} against a direct hash of {direct:?}"
-    );
+    panic!("lone requests wait: {}", failures.join("; "));
 }
 
 #[test]
