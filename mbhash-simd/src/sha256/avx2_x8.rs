@@ -175,28 +175,55 @@ mod x86 {
 
         #[inline(always)]
         fn load_states(_token: Avx2x8, states: &[&mut State; 8]) -> [V8; 8] {
-            // As in `load_block`, with two chunks per state.
-            let chunks: [&[[u32; 4]]; 8] = core::array::from_fn(|l| states[l].as_chunks::<4>().0);
+            // As in `load_block`, with two chunks per state. (Plain loops,
+            // not `map` or `array::from_fn`: with many codegen units those
+            // may stay calls, as in the AVX-512 kernel.)
             // SAFETY: the token proves AVX2; `load128` reads within its
             // argument.
             unsafe {
-                let lo = core::array::from_fn(|r| load2x128(&chunks[r][0], &chunks[r + 4][0]));
-                let hi = core::array::from_fn(|r| load2x128(&chunks[r][1], &chunks[r + 4][1]));
+                let mut lo = [_mm256_setzero_si256(); 4];
+                let mut hi = [_mm256_setzero_si256(); 4];
+                for r in 0..4 {
+                    let (a, b) = (
+                        states[r].as_chunks::<4>().0,
+                        states[r + 4].as_chunks::<4>().0,
+                    );
+                    lo[r] = load2x128(&a[0], &b[0]);
+                    hi[r] = load2x128(&a[1], &b[1]);
+                }
                 let [w0, w1, w2, w3] = transpose4(lo);
                 let [w4, w5, w6, w7] = transpose4(hi);
-                [w0, w1, w2, w3, w4, w5, w6, w7].map(V8)
+                [
+                    V8(w0),
+                    V8(w1),
+                    V8(w2),
+                    V8(w3),
+                    V8(w4),
+                    V8(w5),
+                    V8(w6),
+                    V8(w7),
+                ]
             }
         }
 
         #[inline(always)]
         fn store_states(v: [V8; 8], states: &mut [&mut State; 8]) {
-            let v = v.map(|x| x.0);
+            let [
+                V8(v0),
+                V8(v1),
+                V8(v2),
+                V8(v3),
+                V8(v4),
+                V8(v5),
+                V8(v6),
+                V8(v7),
+            ] = v;
             // SAFETY: `V8` values exist only when AVX2 is available; every
             // store writes one 16-byte chunk of a state, through a `&mut` to
             // it.
             unsafe {
-                let lo = transpose4([v[0], v[1], v[2], v[3]]);
-                let hi = transpose4([v[4], v[5], v[6], v[7]]);
+                let lo = transpose4([v0, v1, v2, v3]);
+                let hi = transpose4([v4, v5, v6, v7]);
                 for r in 0..4 {
                     let parts = [
                         [_mm256_castsi256_si128(lo[r]), _mm256_castsi256_si128(hi[r])],
@@ -219,7 +246,6 @@ mod x86 {
             // Row (q, r) holds chunk q (words 4q..4q+4) of lanes r and r + 4;
             // transposing each group of four rows within the 128-bit halves
             // gives words 4q..4q+4 of lanes 0..8.
-            let chunks = blocks.map(|b| b.as_chunks::<16>().0);
             // SAFETY: the token proves AVX2; `load128` reads within its
             // argument.
             unsafe {
@@ -228,8 +254,14 @@ mod x86 {
                 ));
                 let mut out = [V8(_mm256_setzero_si256()); 16];
                 for q in 0..4 {
-                    let rows =
-                        core::array::from_fn(|r| load2x128(&chunks[r][q], &chunks[r + 4][q]));
+                    let mut rows = [_mm256_setzero_si256(); 4];
+                    for (r, row) in rows.iter_mut().enumerate() {
+                        let (a, b) = (
+                            blocks[r].as_chunks::<16>().0,
+                            blocks[r + 4].as_chunks::<16>().0,
+                        );
+                        *row = load2x128(&a[q], &b[q]);
+                    }
                     for (j, v) in transpose4(rows).into_iter().enumerate() {
                         out[4 * q + j] = V8(_mm256_shuffle_epi8(v, bswap));
                     }

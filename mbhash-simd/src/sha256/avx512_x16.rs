@@ -149,32 +149,58 @@ mod x86 {
 
         #[inline(always)]
         fn load_states(_token: Avx512x16, states: &[&mut State; 16]) -> [V16; 8] {
-            // As in `load_block`, with two chunks per state.
-            let chunks: [&[[u32; 4]]; 16] = core::array::from_fn(|l| states[l].as_chunks::<4>().0);
+            // As in `load_block`, with two chunks per state. Plain loops,
+            // not `array::from_fn` or `map`: with many codegen units those
+            // generic helpers may stay calls, with the vectors passed
+            // through memory (the kernel measured over twice as slow).
             // SAFETY: the token proves AVX-512 F; `load128` reads within its
             // argument.
             unsafe {
-                let lo = core::array::from_fn(|r| {
-                    load4x128(core::array::from_fn(|k| &chunks[r + 4 * k][0]))
-                });
-                let hi = core::array::from_fn(|r| {
-                    load4x128(core::array::from_fn(|k| &chunks[r + 4 * k][1]))
-                });
+                let mut lo = [_mm512_setzero_si512(); 4];
+                let mut hi = [_mm512_setzero_si512(); 4];
+                for r in 0..4 {
+                    let c = [
+                        states[r].as_chunks::<4>().0,
+                        states[r + 4].as_chunks::<4>().0,
+                        states[r + 8].as_chunks::<4>().0,
+                        states[r + 12].as_chunks::<4>().0,
+                    ];
+                    lo[r] = load4x128([&c[0][0], &c[1][0], &c[2][0], &c[3][0]]);
+                    hi[r] = load4x128([&c[0][1], &c[1][1], &c[2][1], &c[3][1]]);
+                }
                 let [w0, w1, w2, w3] = transpose4(lo);
                 let [w4, w5, w6, w7] = transpose4(hi);
-                [w0, w1, w2, w3, w4, w5, w6, w7].map(V16)
+                [
+                    V16(w0),
+                    V16(w1),
+                    V16(w2),
+                    V16(w3),
+                    V16(w4),
+                    V16(w5),
+                    V16(w6),
+                    V16(w7),
+                ]
             }
         }
 
         #[inline(always)]
         fn store_states(v: [V16; 8], states: &mut [&mut State; 16]) {
-            let v = v.map(|x| x.0);
+            let [
+                V16(v0),
+                V16(v1),
+                V16(v2),
+                V16(v3),
+                V16(v4),
+                V16(v5),
+                V16(v6),
+                V16(v7),
+            ] = v;
             // SAFETY: `V16` values exist only when AVX-512 F is available;
             // every store writes one 16-byte chunk of a state, through a
             // `&mut` to it.
             unsafe {
-                let lo = transpose4([v[0], v[1], v[2], v[3]]);
-                let hi = transpose4([v[4], v[5], v[6], v[7]]);
+                let lo = transpose4([v0, v1, v2, v3]);
+                let hi = transpose4([v4, v5, v6, v7]);
                 for r in 0..4 {
                     let parts = [
                         [
@@ -216,30 +242,32 @@ mod x86 {
                 let bswap = _mm512_broadcast_i32x4(_mm_set_epi8(
                     12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
                 ));
-                let rows: [__m512i; 16] = core::array::from_fn(|l| {
-                    _mm512_shuffle_epi8(_mm512_loadu_si512(blocks[l].as_ptr().cast()), bswap)
-                });
+                let mut rows = [_mm512_setzero_si512(); 16];
+                for (row, block) in rows.iter_mut().zip(blocks) {
+                    *row = _mm512_shuffle_epi8(_mm512_loadu_si512(block.as_ptr().cast()), bswap);
+                }
                 // s[g][j], chunk c: word 4c + j of lanes 4g..4g+4.
-                let s: [[__m512i; 4]; 4] = core::array::from_fn(|g| {
-                    transpose4([
+                let mut s = [[_mm512_setzero_si512(); 4]; 4];
+                for (g, sg) in s.iter_mut().enumerate() {
+                    *sg = transpose4([
                         rows[4 * g],
                         rows[4 * g + 1],
                         rows[4 * g + 2],
                         rows[4 * g + 3],
-                    ])
-                });
-                let mut out = [_mm512_setzero_si512(); 16];
+                    ]);
+                }
+                let mut out = [V16(_mm512_setzero_si512()); 16];
                 for j in 0..4 {
                     let p0 = _mm512_shuffle_i32x4::<0x44>(s[0][j], s[1][j]);
                     let p1 = _mm512_shuffle_i32x4::<0xee>(s[0][j], s[1][j]);
                     let p2 = _mm512_shuffle_i32x4::<0x44>(s[2][j], s[3][j]);
                     let p3 = _mm512_shuffle_i32x4::<0xee>(s[2][j], s[3][j]);
-                    out[j] = _mm512_shuffle_i32x4::<0x88>(p0, p2);
-                    out[4 + j] = _mm512_shuffle_i32x4::<0xdd>(p0, p2);
-                    out[8 + j] = _mm512_shuffle_i32x4::<0x88>(p1, p3);
-                    out[12 + j] = _mm512_shuffle_i32x4::<0xdd>(p1, p3);
+                    out[j] = V16(_mm512_shuffle_i32x4::<0x88>(p0, p2));
+                    out[4 + j] = V16(_mm512_shuffle_i32x4::<0xdd>(p0, p2));
+                    out[8 + j] = V16(_mm512_shuffle_i32x4::<0x88>(p1, p3));
+                    out[12 + j] = V16(_mm512_shuffle_i32x4::<0xdd>(p1, p3));
                 }
-                out.map(V16)
+                out
             }
         }
 

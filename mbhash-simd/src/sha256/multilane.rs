@@ -80,12 +80,20 @@ pub(super) fn compress<V: Vector<N>, const N: usize>(
         return;
     }
     // Every lane holds exactly `n` blocks, which lets the compiler drop the
-    // bounds checks below.
-    let blocks = blocks.map(|b| &b[..n]);
+    // bounds checks below. (Plain loops here and below, not `map` or
+    // `array::from_fn`: with many codegen units those may stay calls.)
+    let mut blocks = blocks;
+    for b in &mut blocks {
+        *b = &b[..n];
+    }
     let mut s = V::load_states(token, &states);
     #[allow(clippy::needless_range_loop, reason = "`i` indexes every lane")]
     for i in 0..n {
-        let m = V::load_block(token, core::array::from_fn(|lane| &blocks[lane][i]));
+        let mut m = [&blocks[0][i]; N];
+        for (lane, b) in m.iter_mut().zip(&blocks) {
+            *lane = &b[i];
+        }
+        let m = V::load_block(token, m);
         s = compress_block(s, m);
     }
     V::store_states(s, &mut states);
@@ -103,7 +111,11 @@ fn compress_block<V: Vector<N>, const N: usize>(state: [V; 8], mut w: [V; 16]) -
         rounds16::<V, N, true>(&mut s, &mut w, k);
     }
     rounds16::<V, N, false>(&mut s, &mut w, &K[48..]);
-    core::array::from_fn(|i| state[i].add(s[i]))
+    let mut out = state;
+    for (o, x) in out.iter_mut().zip(s) {
+        *o = o.add(x);
+    }
+    out
 }
 
 /// Sixteen rounds using the schedule window `w` (`W[t]` for `t` in the

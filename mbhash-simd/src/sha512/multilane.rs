@@ -64,8 +64,12 @@ pub(super) fn compress<V: Vector<N>, const N: usize>(
         return;
     }
     // Every lane holds exactly `n` blocks, which lets the compiler drop the
-    // bounds checks below.
-    let blocks = blocks.map(|b| &b[..n]);
+    // bounds checks below. (Plain loops here and below, not `map` or
+    // `array::from_fn`: with many codegen units those may stay calls.)
+    let mut blocks = blocks;
+    for b in &mut blocks {
+        *b = &b[..n];
+    }
     // Seen through `black_box`, the round constants are loads rather than
     // immediates, so the compiler no longer moves `+ K[t]` to the end of each
     // round's sum (onto the critical path through `e`).
@@ -73,7 +77,11 @@ pub(super) fn compress<V: Vector<N>, const N: usize>(
     let mut words = V::load_states(token, &states);
     #[allow(clippy::needless_range_loop, reason = "`i` indexes every lane")]
     for i in 0..n {
-        let w = V::load_block(token, core::array::from_fn(|lane| &blocks[lane][i]));
+        let mut w = [&blocks[0][i]; N];
+        for (lane, b) in w.iter_mut().zip(&blocks) {
+            *lane = &b[i];
+        }
+        let w = V::load_block(token, w);
         words = compress_block(words, w, k);
     }
     V::store_states(words, &mut states);
