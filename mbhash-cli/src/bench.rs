@@ -567,46 +567,24 @@ where
                 .map(|(i, &gi)| (managers[i].0.clone(), gi));
             let g_isal = best.as_ref().map(|b| b.1);
             let vs_isal = |gbps: f64| g_isal.map(|gi| gbps / gi);
+            // mbhash's rows of this point, one per way of calling it.
+            let ours = |gbps: f64, api: &'static str| Row {
+                algo,
+                imp: "mbhash".into(),
+                engine: engine.name().into(),
+                peer: "sha2",
+                size,
+                streams,
+                gbps,
+                vs_sha2: Some(gbps / g_peer),
+                vs_peer: gbps / g_peer,
+                vs_isal: vs_isal(gbps),
+                api,
+            };
             let mut rows = vec![
-                Row {
-                    algo,
-                    imp: "mbhash".into(),
-                    engine: engine.name().into(),
-                    peer: "sha2",
-                    size,
-                    streams,
-                    gbps: g_ours,
-                    vs_sha2: Some(g_ours / g_peer),
-                    vs_peer: g_ours / g_peer,
-                    vs_isal: vs_isal(g_ours),
-                    api: "hash_many",
-                },
-                Row {
-                    algo,
-                    imp: "mbhash".into(),
-                    engine: engine.name().into(),
-                    peer: "sha2",
-                    size,
-                    streams,
-                    gbps: g_mgr,
-                    vs_sha2: Some(g_mgr / g_peer),
-                    vs_peer: g_mgr / g_peer,
-                    vs_isal: vs_isal(g_mgr),
-                    api: "manager",
-                },
-                Row {
-                    algo,
-                    imp: "mbhash".into(),
-                    engine: engine.name().into(),
-                    peer: "sha2",
-                    size,
-                    streams,
-                    gbps: g_stream,
-                    vs_sha2: Some(g_stream / g_peer),
-                    vs_peer: g_stream / g_peer,
-                    vs_isal: vs_isal(g_stream),
-                    api: "stream",
-                },
+                ours(g_ours, "hash_many"),
+                ours(g_mgr, "manager"),
+                ours(g_stream, "stream"),
                 Row {
                     algo,
                     imp: "sha2".into(),
