@@ -75,6 +75,15 @@ impl Job {
         &self.buf[self.offset..]
     }
 
+    /// The message in its chunks, in order.
+    pub fn pieces(&self) -> impl Iterator<Item = &[u8]> {
+        let mut at = 0;
+        self.chunks.iter().map(move |&c| {
+            at += c;
+            &self.message()[at - c..at]
+        })
+    }
+
     /// A job of `len` random bytes at a random offset; `split` cuts it into
     /// random chunks (including empty ones), else it is one ENTIRE chunk.
     pub fn random(rng: &mut Rng, len: usize, split: bool) -> Job {
