@@ -279,9 +279,7 @@ impl<K: Kernels> Engine<K> {
         }
         #[cfg(feature = "std")]
         {
-            K::configured_cell()
-                .get_or_init(|| from_env::<Self, _>(Self::from_name, Self::auto))
-                .clone()
+            Self::from_env_cell().clone()
         }
         #[cfg(not(feature = "std"))]
         {
@@ -322,9 +320,7 @@ impl<K: Kernels> Engine<K> {
         #[cfg(feature = "std")]
         {
             match K::default_cell().load(Ordering::Acquire) {
-                0 => match K::configured_cell()
-                    .get_or_init(|| from_env::<Self, _>(Self::from_name, Self::auto))
-                {
+                0 => match Self::from_env_cell() {
                     Ok(engine) => engine.single(),
                     Err(_) => Self::auto_ref().single(),
                 },
@@ -336,6 +332,13 @@ impl<K: Kernels> Engine<K> {
         {
             Self::configured().single()
         }
+    }
+
+    /// The engine the family's environment variable names (`auto` when
+    /// unset), read once per process.
+    #[cfg(feature = "std")]
+    fn from_env_cell() -> &'static Result<Self, EngineError> {
+        K::configured_cell().get_or_init(|| from_env::<Self, _>(Self::from_name, Self::auto))
     }
 
     /// The process's `auto` engine, calibrated at first use.
