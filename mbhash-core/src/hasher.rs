@@ -23,11 +23,11 @@ use crate::buffer::BlockBuffer;
 use crate::engine::{LaneEngine, SingleStream};
 
 mod block_api;
+pub use block_api::StreamHasherCore;
 
 /// The one-stream kernel a hasher of `A` keeps.
 type SingleOf<A> =
     <<<A as Algorithm>::Family as Family>::Engine as LaneEngine<<A as Algorithm>::Family>>::Single;
-pub use block_api::StreamHasherCore;
 
 /// A one-stream hasher for algorithm `A`, on the configured engine's
 /// single-stream kernel (SHA-NI where present).
