@@ -45,6 +45,9 @@ pub trait Family: sealed::Sealed + Sized + 'static {
     type Block: Copy + Eq + Debug + Send + Sync + 'static;
     /// The engine type that runs this family's kernels.
     type Engine: LaneEngine<Self>;
+    /// The lanes of a job manager's lane set: as many as the family's
+    /// widest kernel runs (16 for SHA-256, 8 for SHA-512), for jobs `J`.
+    type Lanes<J>: crate::lanes::LaneCount<Self, J>;
     /// Bytes per block.
     const BLOCK_LEN: usize;
     /// A block of zeros.
@@ -136,6 +139,7 @@ impl Family for Sha256Family {
     type Word = u32;
     type Block = [u8; 64];
     type Engine = crate::engine::Sha256Engine;
+    type Lanes<J> = crate::lanes::Lanes<16>;
     const BLOCK_LEN: usize = 64;
     const ZERO_BLOCK: [u8; 64] = [0; 64];
     const LENGTH_LEN: usize = 8;
@@ -174,6 +178,7 @@ impl Family for Sha512Family {
     type Word = u64;
     type Block = [u8; 128];
     type Engine = crate::engine::Sha512Engine;
+    type Lanes<J> = crate::lanes::Lanes<8>;
     const BLOCK_LEN: usize = 128;
     const ZERO_BLOCK: [u8; 128] = [0; 128];
     const LENGTH_LEN: usize = 16;

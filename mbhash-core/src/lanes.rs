@@ -14,7 +14,8 @@
 //! stack) and the C library's isa-l_crypto drop-in manager (jobs in C
 //! contexts, the set inside the caller's manager memory: hence
 //! `#[repr(C)]` and no heap). The lane count is a type ([`Lanes`]), so a
-//! set is exactly as large as its family needs.
+//! set is exactly as large as its family needs: `Family::Lanes`, 16 for
+//! SHA-256 and 8 for SHA-512 (the widest kernel of each).
 
 use core::fmt;
 
@@ -80,6 +81,10 @@ pub struct LaneSet<F: Family, J, L: LaneCount<F, J>> {
     /// Lanes whose job has nothing left to compress.
     done: u32,
 }
+
+/// A lane set of its family's size ([`Family::Lanes`]): what a job
+/// manager holds.
+pub type FamilySet<F, J> = LaneSet<F, J, <F as Family>::Lanes<J>>;
 
 impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     /// An empty set.
@@ -209,8 +214,8 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     /// One round over the busy lanes (at least two): the shortest job's
     /// block count in every lane, one engine call; returns the lanes whose
     /// job is done. The engine sees as many lanes as it has (or up to the
-    /// highest busy one), not the whole set: a SHA-512 engine of 8 lanes
-    /// under a set of 16 fills and runs 8.
+    /// highest busy one), not the whole set: a 4-lane engine under a set of
+    /// 8 fills and runs 4.
     #[inline]
     fn round<E: LaneEngine<F>>(
         engine: &E,

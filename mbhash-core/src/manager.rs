@@ -56,12 +56,12 @@ use core::fmt;
 use core::ops::BitOr;
 
 use crate::alg::{
-    Algorithm, BlockOf, Family, MAX_LANES, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg,
-    Sha512_256Alg, Sha512Alg, StateOf,
+    Algorithm, BlockOf, Family, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg,
+    Sha512Alg, StateOf,
 };
 use crate::buffer::BlockBuffer;
 use crate::engine::{EngineError, LaneEngine};
-use crate::lanes::{LaneJob, LaneSet, Lanes};
+use crate::lanes::{FamilySet, LaneCount, LaneJob, LaneSet};
 
 /// How a chunk relates to its stream (values as in ISA-L crypto).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -493,7 +493,7 @@ pub struct JobManager<'a, A: Algorithm> {
     /// The lanes the engine fills before a submit runs it, as a mask of
     /// the lowest ones.
     full: u32,
-    lanes: LaneSet<A::Family, Lane<'a, A>, Lanes<MAX_LANES>>,
+    lanes: FamilySet<A::Family, Lane<'a, A>>,
 }
 
 /// A SHA-256 job manager.
@@ -568,7 +568,10 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
     /// ```
     #[inline(always)]
     pub fn with_engine(engine: <A::Family as Family>::Engine) -> Self {
-        let lanes = engine.lanes().clamp(1, MAX_LANES);
+        let lanes = engine.lanes().clamp(
+            1,
+            <<A::Family as Family>::Lanes<Lane<'a, A>> as LaneCount<A::Family, Lane<'a, A>>>::N,
+        );
         JobManager {
             engine,
             full: u32::MAX >> (32 - lanes),

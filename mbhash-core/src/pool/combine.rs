@@ -1,7 +1,6 @@
 //! The combiner's work: the requests it takes, run through a job manager.
 
-use crate::alg::{self, Algorithm, Family};
-use crate::engine::LaneEngine;
+use crate::alg::{self, Algorithm};
 use crate::manager::{Context, Flags, JobManager, Status};
 
 use super::slot::{Combiner, Request};
@@ -134,8 +133,10 @@ pub(super) fn run<'r, A: Stored, const N: usize>(
     store: &mut Store,
     own: &'r Request<'r>,
 ) {
-    let engine = <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured();
-    let lanes = engine.lanes().min(N);
+    // The manager first, on the configured engine: no second copy of the
+    // engine on the stack (a kernel's stack is scarce).
+    let mut manager = JobManager::<A>::new();
+    let lanes = manager.lanes().min(N);
     // Set up one at a time, when a lane first needs it.
     let mut free = A::contexts(store)
         .iter_mut()
@@ -147,7 +148,6 @@ pub(super) fn run<'r, A: Stored, const N: usize>(
         jobs: [None; N],
         combiner,
     };
-    let mut manager = JobManager::<A>::with_engine(engine);
     let mut next: Option<&'r Request<'r>> = Some(own);
     let mut own_done = false;
     let mut back: Option<&mut Context<A>> = None;

@@ -11,7 +11,7 @@
 use core::ptr::{self, NonNull};
 
 use mbhash_core::engine::LaneEngine;
-use mbhash_core::lanes::{LaneJob, LaneSet};
+use mbhash_core::lanes::{FamilySet, LaneJob, LaneSet};
 
 use super::layout::{HashCtx, IsalFamily};
 use super::{JOB_BEING_PROCESSED, JOB_COMPLETED};
@@ -74,7 +74,7 @@ impl<F: IsalFamily> LaneJob<F> for IsalJob<F> {
 /// the SHA-256 manager, 664 of the 720 of the SHA-512 one.
 #[repr(C)]
 pub(crate) struct LaneMgr<F: IsalFamily> {
-    set: LaneSet<F, IsalJob<F>, F::Lanes>,
+    set: FamilySet<F, IsalJob<F>>,
     /// The configured engine, looked up once per process.
     engine: &'static F::Engine,
     /// Lanes the engine fills before a submit runs it.

@@ -13,10 +13,9 @@ use core::mem::{MaybeUninit, align_of, offset_of, size_of};
 
 use mbhash_core::BlockBuffer;
 use mbhash_core::alg::{Algorithm, Family, Sha256Alg, Sha256Family, Sha512Alg, Sha512Family};
-use mbhash_core::lanes::{LaneCount, Lanes};
 
 use super::engine_cell::EngineCell;
-use super::lanes::{IsalJob, LaneMgr};
+use super::lanes::LaneMgr;
 
 /// What differs between isa-l_crypto's SHA-256 and SHA-512 managers.
 pub(crate) trait IsalFamily: Family {
@@ -24,11 +23,10 @@ pub(crate) trait IsalFamily: Family {
     type Alg: Algorithm<Family = Self>;
     /// Padding after a job's last field, up to a multiple of 64 bytes.
     type JobTail;
-    /// The lane count of the manager: `MAX_LANES`.
-    type Lanes: LaneCount<Self, IsalJob<Self>>;
     /// The C manager type (opaque here).
     type Mgr;
-    /// Lanes of isa-l_crypto's manager: 16 for SHA-256, 8 for SHA-512.
+    /// Lanes of isa-l_crypto's manager: 16 for SHA-256, 8 for SHA-512,
+    /// the lane count of the family's lane sets (`Family::Lanes`).
     const MAX_LANES: usize;
     /// `sizeof` of the C manager.
     const MGR_SIZE: usize;
@@ -42,7 +40,6 @@ pub(crate) trait IsalFamily: Family {
 impl IsalFamily for Sha256Family {
     type Alg = Sha256Alg;
     type JobTail = [u8; 16];
-    type Lanes = Lanes<16>;
     type Mgr = Sha256CtxMgr;
     const MAX_LANES: usize = 16;
     const MGR_SIZE: usize = 848;
@@ -57,7 +54,6 @@ impl IsalFamily for Sha256Family {
 impl IsalFamily for Sha512Family {
     type Alg = Sha512Alg;
     type JobTail = [u8; 48];
-    type Lanes = Lanes<8>;
     type Mgr = Sha512CtxMgr;
     const MAX_LANES: usize = 8;
     const MGR_SIZE: usize = 720;
