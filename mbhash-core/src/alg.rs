@@ -64,6 +64,16 @@ pub trait Family: sealed::Sealed + Sized + 'static {
     const LENGTH_LEN: usize;
     /// Writes the state as big-endian bytes into `out`, truncated to its length.
     fn write_digest(state: &[Self::Word; 8], out: &mut [u8]);
+    /// Bytes per state word.
+    const WORD_LEN: usize;
+    /// Writes the state words little-endian into `out` (`8 * WORD_LEN`
+    /// bytes): the saved-state layout of `sha2`'s `SerializableState`.
+    fn write_words_le(state: &[Self::Word; 8], out: &mut [u8]);
+    /// Reads state words written by [`Family::write_words_le`].
+    fn read_words_le(bytes: &[u8], state: &mut [Self::Word; 8]);
+    /// Overwrites the state with zeros in a way the compiler keeps.
+    #[cfg(feature = "zeroize")]
+    fn zeroize_state(state: &mut [Self::Word; 8]);
 
     /// Pads the end of a message of `total_len` bytes, whose last `len`
     /// bytes (fewer than `2 * BLOCK_LEN - LENGTH_LEN`) are at the start of
@@ -165,6 +175,25 @@ impl Family for Sha256Family {
     fn write_digest(state: &[u32; 8], out: &mut [u8]) {
         write_words(state.map(u32::to_be_bytes), out);
     }
+
+    const WORD_LEN: usize = 4;
+
+    fn write_words_le(state: &[u32; 8], out: &mut [u8]) {
+        for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+    }
+
+    fn read_words_le(bytes: &[u8], state: &mut [u32; 8]) {
+        for (word, chunk) in state.iter_mut().zip(bytes.as_chunks::<4>().0) {
+            *word = u32::from_le_bytes(*chunk);
+        }
+    }
+
+    #[cfg(feature = "zeroize")]
+    fn zeroize_state(state: &mut [u32; 8]) {
+        digest::zeroize::Zeroize::zeroize(state);
+    }
 }
 
 /// SHA-512, SHA-384, SHA-512/256 and SHA-512/224: 64-bit words, 128-byte
@@ -201,6 +230,25 @@ impl Family for Sha512Family {
     #[inline]
     fn write_digest(state: &[u64; 8], out: &mut [u8]) {
         write_words(state.map(u64::to_be_bytes), out);
+    }
+
+    const WORD_LEN: usize = 8;
+
+    fn write_words_le(state: &[u64; 8], out: &mut [u8]) {
+        for (chunk, word) in out.chunks_exact_mut(8).zip(state) {
+            chunk.copy_from_slice(&word.to_le_bytes());
+        }
+    }
+
+    fn read_words_le(bytes: &[u8], state: &mut [u64; 8]) {
+        for (word, chunk) in state.iter_mut().zip(bytes.as_chunks::<8>().0) {
+            *word = u64::from_le_bytes(*chunk);
+        }
+    }
+
+    #[cfg(feature = "zeroize")]
+    fn zeroize_state(state: &mut [u64; 8]) {
+        digest::zeroize::Zeroize::zeroize(state);
     }
 }
 

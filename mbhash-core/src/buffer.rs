@@ -190,6 +190,16 @@ impl<F: Family> BlockBuffer<F> {
     }
 }
 
+#[cfg(feature = "zeroize")]
+impl<F: Family> BlockBuffer<F> {
+    /// Overwrites the held bytes and the length with zeros in a way the
+    /// compiler keeps (a hasher's `Drop` with the `zeroize` feature).
+    pub(crate) fn zeroize(&mut self) {
+        digest::zeroize::Zeroize::zeroize(F::bytes_mut(&mut self.blocks));
+        digest::zeroize::Zeroize::zeroize(&mut self.len);
+    }
+}
+
 impl<F: Family> Default for BlockBuffer<F> {
     fn default() -> Self {
         Self::new()

@@ -14,8 +14,6 @@
 //! assert_eq!(digest[..4], [0xba, 0x78, 0x16, 0xbf]);
 //! ```
 
-use core::fmt;
-
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 
 use crate::alg::{self, Algorithm, Family, StateOf};
@@ -122,9 +120,15 @@ impl<A: Algorithm> StreamHasher<A> {
         }
     }
 
-    /// Absorbs `data`.
+    /// Absorbs `data`: anything that is bytes (`&[u8]`, `&str`, `Vec<u8>`,
+    /// `[u8; N]`, ...), as `Digest::update` takes it.
     #[inline]
-    pub fn update(&mut self, data: &[u8]) {
+    pub fn update(&mut self, data: impl AsRef<[u8]>) {
+        self.absorb(data.as_ref());
+    }
+
+    #[inline]
+    fn absorb(&mut self, data: &[u8]) {
         // The last block of the data so far stays buffered (see
         // `BlockBuffer::absorb`), so a message of whole blocks is finished
         // with its last block and the padding in one kernel call.
@@ -183,19 +187,24 @@ impl<A: Algorithm> Clone for StreamHasher<A> {
     }
 }
 
-impl<A: Algorithm> fmt::Debug for StreamHasher<A> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("StreamHasher")
-            .field("algorithm", &A::NAME)
-            .field("engine", &self.engine.name())
-            .finish_non_exhaustive()
+/// With the `zeroize` feature, a dropped hasher overwrites its state, its
+/// buffered bytes and its length.
+#[cfg(feature = "zeroize")]
+impl<A: Algorithm> Drop for StreamHasher<A> {
+    fn drop(&mut self) {
+        <A::Family as Family>::zeroize_state(&mut self.state);
+        self.buf.zeroize();
+        digest::zeroize::Zeroize::zeroize(&mut self.total_len);
     }
 }
+
+#[cfg(feature = "zeroize")]
+impl<A: Algorithm> digest::zeroize::ZeroizeOnDrop for StreamHasher<A> {}
 
 #[cfg(feature = "std")]
 impl<A: Algorithm> std::io::Write for StreamHasher<A> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        StreamHasher::update(self, buf);
+        self.absorb(buf);
         Ok(buf.len())
     }
 
@@ -213,7 +222,7 @@ macro_rules! digest_traits {
         impl Update for StreamHasher<$alg> {
             #[inline]
             fn update(&mut self, data: &[u8]) {
-                StreamHasher::update(self, data);
+                self.absorb(data);
             }
         }
 

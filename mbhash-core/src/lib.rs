@@ -34,6 +34,7 @@
 
 pub mod alg;
 pub mod algo;
+pub mod block_api;
 mod buffer;
 #[cfg(feature = "std")]
 pub mod crc32c;
@@ -47,6 +48,10 @@ pub mod pool;
 pub mod service;
 #[cfg(feature = "std")]
 pub mod verity;
+
+/// The RustCrypto `digest` crate, re-exported as `sha2` does, so that
+/// `use mbhash::{Digest, Sha256};` reads as it does with `sha2`.
+pub use digest::{self, Digest};
 
 pub use alg::{Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg};
 pub use algo::Algo;

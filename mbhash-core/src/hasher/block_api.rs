@@ -23,6 +23,7 @@ use digest::block_api::{
     AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, CoreProxy, Eager, FixedOutputCore,
     OutputSizeUser, UpdateCore,
 };
+use digest::common::hazmat::{DeserializeStateError, SerializableState, SerializedState};
 use digest::{Output, Reset};
 
 use super::{SingleOf, StreamHasher};
@@ -97,17 +98,121 @@ impl<A: Algorithm> Reset for StreamHasherCore<A> {
 
 impl<A: Algorithm> HashMarker for StreamHasherCore<A> {}
 
-impl<A: Algorithm> fmt::Debug for StreamHasherCore<A> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("StreamHasherCore")
-            .field("algorithm", &A::NAME)
-            .field("engine", &self.engine.name())
-            .finish_non_exhaustive()
+impl<A: Algorithm> StreamHasherCore<A> {
+    /// The state words and the count of whole blocks as `sha2` serializes
+    /// its block-level cores: each word little-endian, then the count
+    /// little-endian in the bytes left (8 for SHA-256's `u64`, 16 for
+    /// SHA-512's `u128`).
+    fn serialize_into(&self, out: &mut [u8]) {
+        let words = <A::Family as Family>::WORD_LEN;
+        let (state, count) = out.split_at_mut(8 * words);
+        <A::Family as Family>::write_words_le(&self.state, state);
+        let blocks = u128::from(self.blocks).to_le_bytes();
+        count.copy_from_slice(&blocks[..count.len()]);
+    }
+
+    /// The inverse of [`StreamHasherCore::serialize_into`], on the
+    /// configured engine. A block count beyond what this hasher counts
+    /// (2^64 bytes) is an error.
+    fn deserialize_from(bytes: &[u8]) -> Result<Self, DeserializeStateError> {
+        let words = <A::Family as Family>::WORD_LEN;
+        let (state, count) = bytes.split_at(8 * words);
+        let mut wide = [0u8; 16];
+        wide[..count.len()].copy_from_slice(count);
+        let blocks = u128::from_le_bytes(wide);
+        let block_len = <A::Family as Family>::BLOCK_LEN as u128;
+        if blocks.saturating_mul(block_len) > u128::from(u64::MAX) {
+            return Err(DeserializeStateError);
+        }
+        let mut core = Self::default();
+        <A::Family as Family>::read_words_le(state, &mut core.state);
+        core.blocks = blocks as u64;
+        Ok(core)
     }
 }
 
+#[cfg(feature = "zeroize")]
+impl<A: Algorithm> Drop for StreamHasherCore<A> {
+    fn drop(&mut self) {
+        <A::Family as Family>::zeroize_state(&mut self.state);
+        digest::zeroize::Zeroize::zeroize(&mut self.blocks);
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<A: Algorithm> digest::zeroize::ZeroizeOnDrop for StreamHasherCore<A> {}
+
 macro_rules! block_api {
-    ($alg:ty, $block:ty, $output:ty, $name:literal) => {
+    ($alg:ty, $block:ty, $output:ty, $name:literal, $oid:literal, $core_state:ty, $state:ty) => {
+        impl fmt::Debug for StreamHasherCore<$alg> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(concat!($name, "Core"))
+                    .field("engine", &self.engine.name())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl fmt::Debug for StreamHasher<$alg> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct($name)
+                    .field("engine", &self.engine.name())
+                    .finish_non_exhaustive()
+            }
+        }
+
+        #[cfg(feature = "oid")]
+        impl digest::const_oid::AssociatedOid for StreamHasher<$alg> {
+            const OID: digest::const_oid::ObjectIdentifier =
+                digest::const_oid::ObjectIdentifier::new_unwrap($oid);
+        }
+
+        #[cfg(feature = "oid")]
+        impl digest::const_oid::AssociatedOid for StreamHasherCore<$alg> {
+            const OID: digest::const_oid::ObjectIdentifier =
+                digest::const_oid::ObjectIdentifier::new_unwrap($oid);
+        }
+
+        /// The bytes `sha2`'s block-level core of the same algorithm
+        /// serializes to (its state words and block count).
+        impl SerializableState for StreamHasherCore<$alg> {
+            type SerializedStateSize = $core_state;
+
+            fn serialize(&self) -> SerializedState<Self> {
+                let mut out = SerializedState::<Self>::default();
+                self.serialize_into(&mut out);
+                out
+            }
+
+            fn deserialize(
+                serialized_state: &SerializedState<Self>,
+            ) -> Result<Self, DeserializeStateError> {
+                Self::deserialize_from(serialized_state)
+            }
+        }
+
+        /// The bytes `sha2`'s hasher of the same algorithm serializes to:
+        /// the block-level core, then the partial block (its length byte
+        /// and the bytes, zero-filled), so a state saved by one restores in
+        /// the other.
+        impl SerializableState for StreamHasher<$alg> {
+            type SerializedStateSize = $state;
+
+            fn serialize(&self) -> SerializedState<Self> {
+                let (core, buffer) = self.clone().decompose();
+                core.serialize().concat(buffer.serialize())
+            }
+
+            fn deserialize(
+                serialized_state: &SerializedState<Self>,
+            ) -> Result<Self, DeserializeStateError> {
+                let (core, buffer) = serialized_state.split_ref::<$core_state>();
+                let core = StreamHasherCore::<$alg>::deserialize(core)?;
+                let buffer = Buffer::<StreamHasherCore<$alg>>::deserialize(buffer)
+                    .map_err(|_| DeserializeStateError)?;
+                Ok(Self::compose(core, buffer))
+            }
+        }
+
         impl BlockSizeUser for StreamHasherCore<$alg> {
             type BlockSize = $block;
         }
@@ -189,35 +294,53 @@ block_api!(
     alg::Sha256Alg,
     digest::consts::U64,
     digest::consts::U32,
-    "Sha256"
+    "Sha256",
+    "2.16.840.1.101.3.4.2.1",
+    digest::consts::U40,
+    digest::consts::U104
 );
 block_api!(
     alg::Sha224Alg,
     digest::consts::U64,
     digest::consts::U28,
-    "Sha224"
+    "Sha224",
+    "2.16.840.1.101.3.4.2.4",
+    digest::consts::U40,
+    digest::consts::U104
 );
 block_api!(
     alg::Sha512Alg,
     digest::consts::U128,
     digest::consts::U64,
-    "Sha512"
+    "Sha512",
+    "2.16.840.1.101.3.4.2.3",
+    digest::consts::U80,
+    digest::consts::U208
 );
 block_api!(
     alg::Sha384Alg,
     digest::consts::U128,
     digest::consts::U48,
-    "Sha384"
+    "Sha384",
+    "2.16.840.1.101.3.4.2.2",
+    digest::consts::U80,
+    digest::consts::U208
 );
 block_api!(
     alg::Sha512_256Alg,
     digest::consts::U128,
     digest::consts::U32,
-    "Sha512_256"
+    "Sha512_256",
+    "2.16.840.1.101.3.4.2.6",
+    digest::consts::U80,
+    digest::consts::U208
 );
 block_api!(
     alg::Sha512_224Alg,
     digest::consts::U128,
     digest::consts::U28,
-    "Sha512_224"
+    "Sha512_224",
+    "2.16.840.1.101.3.4.2.5",
+    digest::consts::U80,
+    digest::consts::U208
 );
