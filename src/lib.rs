@@ -2,4 +2,5 @@
 #![no_std]
 //!
 //! This facade re-exports [`mbhash_core`].
+#![cfg_attr(docsrs, feature(doc_cfg))]
 pub use mbhash_core::*;

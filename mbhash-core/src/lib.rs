@@ -29,6 +29,7 @@
 //! assert_eq!(many[0], <[u8; 32]>::from(Sha256::digest(b"abc")));
 //! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![deny(unsafe_code)]
 

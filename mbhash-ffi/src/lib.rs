@@ -36,6 +36,7 @@
 //! and never aliased. Every other function that reads the Rust context checks
 //! the flag first.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 #![allow(non_camel_case_types)]
 

@@ -6,6 +6,7 @@
 //! The crate holds the C bindings, the one place of the CLI's code that
 //! needs `unsafe`, so that the CLI itself forbids it. Not published.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 /// Printed once when ISA-L crypto was not found at build time.
 pub const CRYPTO_MISSING: &str = "ISA-L crypto not found (set MBHASH_ISAL_CRYPTO_DIR to a \
      directory with lib/libisal_crypto.a and include/isa-l_crypto/, and rebuild); no isal rows";

@@ -77,6 +77,19 @@ pub fn available(feature: Feature) -> bool {
     detected(feature) && !disabled(feature)
 }
 
+/// Why kernels needing `feature` may not run, in words for a skip message:
+/// the CPU lacks it, `MBHASH_DISABLE` hides it, or (when it is available)
+/// the kernel is not built for this target.
+pub fn unavailable_reason(feature: Feature) -> &'static str {
+    if !detected(feature) {
+        "the CPU lacks it"
+    } else if disabled(feature) {
+        "MBHASH_DISABLE hides it"
+    } else {
+        "the kernel is not built for this target"
+    }
+}
+
 /// Feature bits from a detector answering for `std::arch` feature names.
 #[cfg(target_arch = "x86_64")]
 fn bits_from(has: impl Fn(&str) -> bool) -> u32 {

@@ -38,6 +38,7 @@
 //!     assert!(lanes.iter().all(|l| *l == state));
 //! }
 //! ```
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![cfg_attr(not(any(feature = "std", test)), no_std)]
 
 pub mod cpu;

@@ -1,4 +1,5 @@
-//! Test helpers shared by the mbhash crates (not published):
+//! Test helpers shared by the mbhash crates (published only so that the
+//! packages' tests build from crates.io; not a stable API):
 //!
 //! * [`Rng`]: splitmix64, deterministic and seedable;
 //! * [`oracle`]: the `sha2` crate's digest of an algorithm by name;
@@ -9,11 +10,10 @@
 //! * [`Failing`]: a reader that fails as a bad disk sector does;
 //! * [`c`]: building and running the C test programs.
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 pub mod c;
 
 use std::io::Write;
-
-use mbhash_simd::cpu::{self, Feature};
 
 /// splitmix64: a deterministic, seedable 64-bit generator.
 #[derive(Clone, Debug)]
@@ -105,25 +105,15 @@ pub fn skip_or_require(requirement: &str, what: &str, why: &str) {
     to_stderr(&format!("SKIPPED {what}: {why}"));
 }
 
-/// Decides whether a test of a kernel needing `feature` runs: `Some(token)`
-/// if it does; otherwise [`skip_or_require`] with the reason.
-pub fn token_or_skip<T>(feature: Feature, kernel: &str, token: Option<T>) -> Option<T> {
-    if token.is_some() {
-        return token;
+/// Decides whether a test of a kernel needing the CPU feature named
+/// `feature` (as `MBHASH_REQUIRE` names it) runs: `Some(token)` if it does;
+/// otherwise [`skip_or_require`], with `why` the feature is unavailable
+/// (`mbhash_simd::cpu::unavailable_reason`).
+pub fn token_or_skip<T>(feature: &str, why: &str, kernel: &str, token: Option<T>) -> Option<T> {
+    if token.is_none() {
+        skip_or_require(feature, kernel, &format!("needs {feature} but {why}"));
     }
-    let why = if !cpu::detected(feature) {
-        "the CPU lacks it"
-    } else if cpu::disabled(feature) {
-        "MBHASH_DISABLE hides it"
-    } else {
-        "the kernel is not built for this target"
-    };
-    skip_or_require(
-        feature.name(),
-        kernel,
-        &format!("needs {} but {why}", feature.name()),
-    );
-    None
+    token
 }
 
 /// The CPU feature (as `MBHASH_REQUIRE` names it) that a SHA engine named
@@ -131,12 +121,12 @@ pub fn token_or_skip<T>(feature: Feature, kernel: &str, token: Option<T>) -> Opt
 ///
 /// # Panics
 /// On an engine name it does not know: a new engine needs its line here.
-pub fn engine_feature(engine: &str) -> Option<Feature> {
+pub fn engine_feature(engine: &str) -> Option<&'static str> {
     match engine {
         "auto" | "scalar" => None,
-        n if n.starts_with("shani") => Some(Feature::ShaNi),
-        n if n.starts_with("avx512") => Some(Feature::Avx512),
-        n if n.starts_with("avx2") => Some(Feature::Avx2),
+        n if n.starts_with("shani") => Some("shani"),
+        n if n.starts_with("avx512") => Some("avx512"),
+        n if n.starts_with("avx2") => Some("avx2"),
         other => panic!("no CPU feature known for engine {other}"),
     }
 }

@@ -9,7 +9,8 @@ use mbhash_core::engine::{
     Engine, Kernels, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels,
 };
 use mbhash_core::{Context, Flags, JobManager, Status};
-pub use mbhash_test_support::{Rng, token_or_skip};
+use mbhash_simd::cpu::{self, Feature};
+pub use mbhash_test_support::Rng;
 
 /// Every engine of a family that this CPU runs; prints a SKIPPED line for the
 /// others (and panics for those `MBHASH_REQUIRE` names).
@@ -20,7 +21,11 @@ pub fn engines<K: Kernels>() -> Vec<Engine<K>> {
             let engine = Engine::<K>::from_name(name).ok();
             match feature {
                 None => Some(engine.expect("auto and scalar always run")),
-                Some(f) => token_or_skip(f, &format!("{} engine {name}", K::FAMILY), engine),
+                Some(f) => {
+                    let why = Feature::from_name(f).map_or("unknown", cpu::unavailable_reason);
+                    let what = format!("{} engine {name}", K::FAMILY);
+                    mbhash_test_support::token_or_skip(f, why, &what, engine)
+                }
             }
         })
         .collect()
