@@ -721,10 +721,10 @@ impl EngineNames for Crc32cKernel {
     const FAMILY: &'static str = "crc32c";
     const ENV_VAR: &'static str = ENGINE_VAR;
     fn engine_name(i: usize) -> Option<&'static str> {
-        Crc32cEngine::ALL.get(i).map(|e| e.name())
+        Crc32cEngine::KERNELS.get(i).map(|e| e.name())
     }
     fn name_supported(i: usize) -> bool {
-        Crc32cEngine::ALL.get(i).is_some_and(|e| e.is_supported())
+        Crc32cEngine::KERNELS.get(i).is_some_and(|e| e.is_supported())
     }
 }
 
@@ -825,6 +825,17 @@ mod tests {
 
     fn supported() -> Vec<Crc32cEngine> {
         engines().into_iter().filter(|e| e.is_supported()).collect()
+    }
+
+    /// An error lists each engine once (`auto` first), as the SHA
+    /// families' errors do.
+    #[test]
+    fn an_engine_error_lists_each_engine_once() {
+        let msg = select_engine("bogus").unwrap_err().to_string();
+        let list = msg.split("valid engines: ").nth(1).expect(&msg);
+        let valid: Vec<&str> = list.split(';').next().unwrap().split(", ").collect();
+        let want: Vec<&str> = engines().iter().map(|e| e.name()).collect();
+        assert_eq!(valid, want, "{msg}");
     }
 
     #[test]

@@ -216,10 +216,7 @@ fn crc32c_family(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("algorithms", vec!["crc32c"])?;
     d.set_item("env_var", crc32c::ENGINE_VAR)?;
     let list = PyList::empty(py);
-    let auto = PyDict::new(py);
-    auto.set_item("name", "auto")?;
-    auto.set_item("supported", true)?;
-    list.append(auto)?;
+    // `auto` first, then the kernels.
     for engine in crc32c::engines() {
         let e = PyDict::new(py);
         e.set_item("name", engine.name())?;

@@ -13,12 +13,22 @@ def test_engines_listing():
     for f in fams.values():
         names = [e["name"] for e in f["engines"]]
         assert names[0] == "auto" and f["engines"][0]["supported"]
+        assert len(names) == len(set(names)), names  # each engine once
         assert f["error"] is None and f["in_use"] is not None
     for fam in ("sha256", "sha512"):
         f = fams[fam]
         assert "scalar" in f["cost_ns"]
         assert len(f["auto_runs"]) == f["lanes"]
         assert set(f["auto_runs"]) <= set(f["cost_ns"])
+
+
+def test_an_engine_error_lists_each_engine_once():
+    for fam in ("sha256", "sha512", "crc32c"):
+        with pytest.raises(ValueError) as err:
+            mbhash.set_engine(fam, "bogus")
+        listed = str(err.value).split("valid engines: ")[1].split(";")[0].split(", ")
+        assert listed.count("auto") == 1, str(err.value)
+        assert len(listed) == len(set(listed)), str(err.value)
 
 
 def test_set_engine_and_back():
