@@ -724,7 +724,9 @@ impl EngineNames for Crc32cKernel {
         Crc32cEngine::KERNELS.get(i).map(|e| e.name())
     }
     fn name_supported(i: usize) -> bool {
-        Crc32cEngine::KERNELS.get(i).is_some_and(|e| e.is_supported())
+        Crc32cEngine::KERNELS
+            .get(i)
+            .is_some_and(|e| e.is_supported())
     }
 }
 

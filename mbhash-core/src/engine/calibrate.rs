@@ -26,6 +26,10 @@ const TRIALS_PER_ROUND: usize = 5;
 /// Rounds at least (the first one sets the bests) and at most.
 const MIN_ROUNDS: usize = 3;
 const MAX_ROUNDS: usize = 10;
+/// Blocks per call of the one-stream calibration.
+const ONE_BLOCKS: usize = 2;
+/// Timed calls per kernel of the one-stream calibration.
+const ONE_TRIALS: usize = 5;
 
 impl<K: Kernels> Engine<K> {
     /// Measures each available kernel: nanoseconds per block per call with
@@ -90,6 +94,58 @@ impl<K: Kernels> Engine<K> {
         )
     }
 
+    /// The step a one-stream hasher on `auto` runs, measured in some
+    /// microseconds: the scalar kernel against the one-lane SIMD kernel
+    /// (SHA-NI, the AVX2 message schedule) or, where the CPU has none, the
+    /// narrowest multi-lane kernel it has (its other lanes running
+    /// copies, as [`Single`](super::Single) runs it). Each is called once
+    /// untimed, then timed in [`ONE_TRIALS`] alternating single calls of
+    /// [`ONE_BLOCKS`] blocks; a kernel's cost is its fastest call. Wider
+    /// kernels are not timed: a call of more lanes does more work for the
+    /// one busy lane, which is what the full calibration measures for
+    /// managers.
+    pub(super) fn calibrate_one(kernels: &K) -> Step {
+        let engine = Engine {
+            name: "auto",
+            lanes: 1,
+            plan: Plan::only(&[Step::Scalar], K::MID_WIDTH, K::WIDE_WIDTH),
+            kernels: *kernels,
+        };
+        let simd = [
+            Step::Narrow1,
+            Step::Narrow2,
+            Step::Narrow4,
+            Step::Mid,
+            Step::Wide,
+        ]
+        .into_iter()
+        .find(|s| kernels.has(*s));
+        let Some(simd) = simd else {
+            return Step::Scalar;
+        };
+        let candidates = [Step::Scalar, simd];
+        let data = [<K::Family as Family>::ZERO_BLOCK; ONE_BLOCKS];
+        let blocks: [&[<K::Family as Family>::Block]; MAX_LANES] = [&data[..]; MAX_LANES];
+        let mut states = [[<K::Family as Family>::Word::default(); 8]; MAX_LANES];
+        let mut best = [u64::MAX; 2];
+        for step in candidates {
+            engine.run_full(step, &mut states, &blocks);
+        }
+        for _ in 0..ONE_TRIALS {
+            for (i, step) in candidates.into_iter().enumerate() {
+                let t = Instant::now();
+                engine.run_full(step, &mut states, &blocks);
+                best[i] = best[i].min(t.elapsed().as_nanos() as u64);
+            }
+        }
+        core::hint::black_box(&states);
+        if best[1] <= best[0] {
+            simd
+        } else {
+            Step::Scalar
+        }
+    }
+
     /// Runs one call of `step` with all of its lanes busy (calibration).
     fn run_full(
         &self,
@@ -119,6 +175,25 @@ mod tests {
 
     use super::*;
     use crate::engine::{NarrowSplit, Sha256Kernels, Sha512Kernels};
+
+    /// The one-stream calibration picks a one-lane-capable step the CPU
+    /// has: scalar, or the narrowest SIMD kernel, never a wider one.
+    #[test]
+    fn the_one_stream_calibration_picks_a_narrow_kernel_it_has() {
+        fn check<K: Kernels>() {
+            let kernels = K::detect();
+            let step = Engine::<K>::calibrate_one(&kernels);
+            assert!(kernels.has(step), "{} chose {step:?}", K::FAMILY);
+            let narrowest = Step::ALL.into_iter().skip(1).find(|s| kernels.has(*s));
+            assert!(
+                step == Step::Scalar || Some(step) == narrowest,
+                "{} chose {step:?}, narrowest SIMD step {narrowest:?}",
+                K::FAMILY
+            );
+        }
+        check::<Sha256Kernels>();
+        check::<Sha512Kernels>();
+    }
 
     /// What a plan runs for lanes `0..k`: a step, or for the narrow kernels
     /// the whole mix.

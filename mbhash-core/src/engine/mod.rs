@@ -208,6 +208,11 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     /// The default set at run time ([`Engine::set_default`]): 0 for none,
     /// 1 for `auto`, `2 + i` for `KINDS[i]`.
     fn default_cell() -> &'static AtomicU8;
+    /// The one-lane step `auto`'s one-stream hashers run, as measured by
+    /// the one-stream calibration: 0 before it ran, `1 + i` for
+    /// `Step::ALL[i]` (an atomic, not a lock: racing first callers each
+    /// measure, and a forked child never waits for a thread it lacks).
+    fn single_cell() -> &'static AtomicU8;
 }
 
 /// An engine: the kernels it may run and the plan that picks among them.
@@ -279,7 +284,7 @@ impl<K: Kernels> Engine<K> {
         }
         #[cfg(feature = "std")]
         {
-            Self::from_env_cell().clone()
+            Self::from_env_cell().clone().map(Self::calibrated)
         }
         #[cfg(not(feature = "std"))]
         {
@@ -321,10 +326,10 @@ impl<K: Kernels> Engine<K> {
         {
             match K::default_cell().load(Ordering::Acquire) {
                 0 => match Self::from_env_cell() {
-                    Ok(engine) => engine.single(),
-                    Err(_) => Self::auto_ref().single(),
+                    Ok(engine) if engine.name != "auto" => engine.single(),
+                    _ => Self::auto_single(),
                 },
-                1 => Self::auto_ref().single(),
+                1 => Self::auto_single(),
                 _ => Self::configured().single(),
             }
         }
@@ -335,10 +340,59 @@ impl<K: Kernels> Engine<K> {
     }
 
     /// The engine the family's environment variable names (`auto` when
-    /// unset), read once per process.
+    /// unset), read once per process. `auto` is kept uncalibrated here
+    /// ([`Engine::calibrated`] calibrates it where a caller needs its
+    /// plan), so that a one-stream hasher's first use measures only the
+    /// one-stream kernels.
     #[cfg(feature = "std")]
     fn from_env_cell() -> &'static Result<Self, EngineError> {
-        K::configured_cell().get_or_init(|| from_env::<Self, _>(Self::from_name, Self::auto))
+        K::configured_cell().get_or_init(|| {
+            from_env::<Self, _>(
+                |name| match name {
+                    "auto" => Ok(Self::auto_uncalibrated()),
+                    _ => Self::from_name(name),
+                },
+                Self::auto_uncalibrated,
+            )
+        })
+    }
+
+    /// `self`, with `auto`'s plan measured (the process's calibrated
+    /// `auto`).
+    #[cfg(feature = "std")]
+    fn calibrated(self) -> Self {
+        if self.name == "auto" {
+            Self::auto()
+        } else {
+            self
+        }
+    }
+
+    /// The one-stream kernel of `auto`: the calibrated engine's, once a
+    /// manager or `hash_many` made one calibrate; before that, the one-lane
+    /// kernel that the one-stream calibration ([`Engine::calibrate_one`],
+    /// some microseconds) measured fastest. A process that hashes one
+    /// stream at a time never pays for timing the multi-lane kernels.
+    #[cfg(feature = "std")]
+    fn auto_single() -> Single<K> {
+        if let Some(engine) = K::auto_cell().get() {
+            return engine.single();
+        }
+        let kernels = K::detect();
+        let cell = K::single_cell();
+        let step = match cell.load(Ordering::Acquire) {
+            0 => {
+                let step = Self::calibrate_one(&kernels);
+                cell.store(step as u8 + 1, Ordering::Release);
+                step
+            }
+            n => Step::ALL[usize::from(n) - 1],
+        };
+        Single {
+            name: "auto",
+            step,
+            kernels,
+        }
     }
 
     /// The process's `auto` engine, calibrated at first use.
@@ -349,6 +403,15 @@ impl<K: Kernels> Engine<K> {
             engine.plan = engine.calibrate();
             engine
         })
+    }
+
+    /// The process's calibrated `auto` engine, if a caller has needed it
+    /// (a manager, `hash_many`, the service); `None` before that. It
+    /// calibrates nothing: one-stream hashers alone never make it
+    /// calibrate (see [`Engine::auto`]).
+    #[cfg(feature = "std")]
+    pub fn auto_if_calibrated() -> Option<Self> {
+        K::auto_cell().get().copied()
     }
 
     /// The `auto` engine: every supported kernel, chosen per call by costs

@@ -114,4 +114,9 @@ impl Kernels for Sha256Kernels {
         static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
         &CELL
     }
+
+    fn single_cell() -> &'static core::sync::atomic::AtomicU8 {
+        static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+        &CELL
+    }
 }

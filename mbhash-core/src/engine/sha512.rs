@@ -108,4 +108,9 @@ impl Kernels for Sha512Kernels {
         static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
         &CELL
     }
+
+    fn single_cell() -> &'static core::sync::atomic::AtomicU8 {
+        static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+        &CELL
+    }
 }
