@@ -493,7 +493,7 @@ fn dmverity_images_match_veritysetup_and_verify_both_ways() {
                 // (data block, hash block, data blocks, tail bytes, corrupt?)
                 let mut shapes: Vec<(usize, usize, usize, usize, bool)> = vec![
                     (4096, 4096, 1, 0, false),
-                    (4096, 4096, 1, 4095, false),
+                    (4096, 4096, 1, 4095, true),
                     (4096, 4096, 2, 1, false),
                     (1024, 4096, 3, 100, false),
                     (4096, 512, 20, 0, true),
