@@ -384,11 +384,13 @@ fn with_progress<R>(o: &Opts, total: u64, body: impl FnOnce(&Options<'_>) -> R) 
 }
 
 /// Opens an output file (see `outfile`): `dm` for veritysetup's (new files
-/// 0600, a symbolic link to nothing refused as a missing device), else
-/// fsverity's (new files 0666 less the umask).
+/// 0600), else fsverity's (new files 0666 less the umask). A symbolic link
+/// to nothing is followed to make its target, except for a hash device
+/// (`Truncate::No`), which veritysetup refuses as missing.
 fn output(path: &OsStr, dm: bool, truncate: Truncate) -> Result<Output, Fail> {
     let mode = if dm { 0o600 } else { 0o666 };
-    Output::open(Path::new(path), mode, truncate, !dm).map_err(|e| match e {
+    let dangling_ok = truncate == Truncate::Yes;
+    Output::open(Path::new(path), mode, truncate, dangling_ok).map_err(|e| match e {
         OpenError::Dangling(to) => Fail(
             format!(
                 "cannot open '{}': a symbolic link to '{}', which does not exist",

@@ -980,7 +980,23 @@ fn outputs_go_through_links_keep_modes_and_bytes_as_the_tools() {
             &linked,
         );
     }
-    // A link to nothing: veritysetup finds no device (exit 4).
+    // A link to nothing: as HASH, veritysetup finds no device (exit 4); as
+    // the root hash file, it makes the link's target.
+    same_outputs(
+        d,
+        "veritysetup",
+        &[
+            "format",
+            &data_arg,
+            "hash",
+            "-s",
+            "01",
+            "--uuid",
+            UUID,
+            "--root-hash-file=rh",
+        ],
+        &|x| std::os::unix::fs::symlink("rh.txt", x.join("rh")).unwrap(),
+    );
     let (o, _) = same_outputs(
         d,
         "veritysetup",
