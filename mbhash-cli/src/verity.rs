@@ -130,9 +130,10 @@ pub fn main(args: &[OsString]) -> ExitCode {
         Err(Fail(msg, kind)) => {
             let _ = writeln!(io::stderr().lock(), "mbhash verity: {msg}");
             let digest = args.first().is_some_and(|a| a == "digest");
+            let fs_verity = digest || args.iter().any(|a| a == "--fs-verity");
             ExitCode::from(match kind {
                 Kind::Usage if digest => 2,
-                Kind::NoDevice if !digest => 4,
+                Kind::NoDevice if !fs_verity => 4,
                 _ => 1,
             })
         }

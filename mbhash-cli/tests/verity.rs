@@ -748,6 +748,12 @@ fn bad_input_is_one_line_with_the_tools_exit_status_and_leaves_no_partial_image(
             true,
         ),
         (
+            &["verify", "--fs-verity", "missing", "hash", &root],
+            "cannot open 'missing'",
+            1,
+            false,
+        ),
+        (
             &[
                 "verify",
                 "--fs-verity",
@@ -1214,4 +1220,34 @@ fn hash_offset_and_verify_exit_status_match_veritysetup() {
         status(&["verify", "bad", "h", &root]),
         (Some(1), "root hash mismatch\n".into())
     );
+}
+
+#[test]
+fn a_failed_format_leaves_an_existing_hash_as_it_was() {
+    let dir = temp_dir("failed");
+    let d = &dir.0;
+    std::fs::write(d.join("data"), bytes(64 * 4096, 28)).unwrap();
+    let old = bytes(100_000, 29);
+    std::fs::write(d.join("hash"), &old).unwrap();
+    std::os::unix::fs::symlink("hash", d.join("link")).unwrap();
+    // The engine fails after the superblock is written (to the stage).
+    for target in ["hash", "link"] {
+        let out = Command::new(MBHASH)
+            .args(["verity", "format", "data", target, "-s", "01"])
+            .current_dir(d)
+            .env("MBHASH_SHA256_ENGINE", "no-such-engine")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{target}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-engine"));
+        assert!(
+            std::fs::read(d.join("hash")).unwrap() == old,
+            "{target}: written"
+        );
+        let names: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 3, "{target}: {names:?}");
+    }
 }
