@@ -108,9 +108,9 @@ impl Output {
             Ok(m) if m.is_dir() => {
                 return Err(OpenError::Other(format!("'{shown}' is a directory")));
             }
-            Ok(_) => {
+            Ok(m) => {
                 let target = OpenOptions::new().write(true).open(&dest).map_err(other)?;
-                let stage = stage_beside(&dest).map_err(|e| {
+                let stage = stage_for(&dest, m.is_file()).map_err(|e| {
                     OpenError::Other(format!("cannot make a temporary file for '{shown}': {e}"))
                 })?;
                 Kind::InPlace {
@@ -184,12 +184,14 @@ impl Output {
     }
 }
 
-/// An unlinked temporary file beside `dest`, or in the temporary directory
-/// where that directory is not writable.
-fn stage_beside(dest: &Path) -> io::Result<File> {
+/// An unlinked temporary file for the writes to `dest`: beside a regular
+/// file (on its file system), else (a device, a directory that is not
+/// writable) in the temporary directory.
+fn stage_for(dest: &Path, regular: bool) -> io::Result<File> {
     let name = format!(".mbhash-stage-{}.tmp", std::process::id());
     let mut last = None;
-    for dir in [dir_of(dest).to_path_buf(), std::env::temp_dir()] {
+    let beside = regular.then(|| dir_of(dest).to_path_buf());
+    for dir in beside.into_iter().chain([std::env::temp_dir()]) {
         let p = dir.join(&name);
         match OpenOptions::new()
             .read(true)
@@ -205,7 +207,7 @@ fn stage_beside(dest: &Path) -> io::Result<File> {
             Err(e) => last = Some(e),
         }
     }
-    Err(last.expect("two directories tried"))
+    Err(last.expect("a directory tried"))
 }
 
 impl Drop for Output {
