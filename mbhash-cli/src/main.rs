@@ -15,6 +15,7 @@ mod check;
 mod checkline;
 mod files;
 mod names;
+mod outfile;
 mod output;
 mod pipeline;
 mod plot;

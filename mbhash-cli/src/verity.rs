@@ -3,25 +3,32 @@
 //! `veritysetup format` writes them and `veritysetup verify` checks them),
 //! many blocks hashed at once.
 //!
-//! Exit status: 0 success, 1 verified and found corrupt, 2 any error (bad
-//! option, unreadable file, truncated or mismatching hash image).
+//! Exit status as the tools': `digest` 0, 1 on errors and 2 on bad usage
+//! (as `fsverity`); `format` and `verify` 0, 1 on errors and for a root
+//! hash that data and hash image agree on but is not theirs, 2 for
+//! corruption, 4 for a data or hash device that cannot be opened (as
+//! `veritysetup`); `verify --fs-verity` 0, 1 on errors, 2 when the file is
+//! not the one of the digest.
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use mbhash_core::Algo;
-use mbhash_core::verity::{self, Input, NoTree, Options, Report, TreeSink, dmverity, fsverity};
+use mbhash_core::verity::{
+    self, Input, NoTree, Options, Report, TreeSink, VerityError, dmverity, fsverity,
+};
 
+use crate::outfile::{OpenError, Output, Truncate};
 use crate::progress::{self, Progress};
 
 const HELP: &str = "\
 usage: mbhash verity digest [OPTION]... FILE...
        mbhash verity format [OPTION]... DATA HASH
        mbhash verity verify [OPTION]... DATA HASH ROOT_HASH
-       mbhash verity verify --fs-verity [OPTION]... FILE MERKLE_TREE ROOT_HASH
+       mbhash verity verify --fs-verity [OPTION]... FILE MERKLE_TREE DIGEST
 
 digest: the fs-verity file digest of each FILE, as `fsverity digest`:
       --hash-alg=ALG         sha256 (default) or sha512
@@ -31,6 +38,8 @@ digest: the fs-verity file digest of each FILE, as `fsverity digest`:
       --for-builtin-sig      print the digest as built-in signatures sign it
       --out-merkle-tree=FILE write the Merkle tree (one FILE only)
       --out-descriptor=FILE  write the fs-verity descriptor (one FILE only)
+      --print-root           print the Merkle tree's root hash (the hash of
+                             its top block) in place of the file digest
 
 format: write the dm-verity hash image of DATA to HASH, as `veritysetup format`;
 verify: check DATA against HASH and ROOT_HASH, as `veritysetup verify`,
@@ -48,9 +57,17 @@ verify: check DATA against HASH and ROOT_HASH, as `veritysetup verify`,
       --data-blocks=N        cover the first N data blocks only
       --root-hash-file=FILE  format: also write the root hash (hex) there;
                              verify: read it from there
+      --hash-offset=BYTES    where the image starts on HASH (a multiple of
+                             512; default 0), as veritysetup's
 
 verify --fs-verity: check FILE against a Merkle tree written by
-  --out-merkle-tree, with --hash-alg, --block-size and --salt as for digest.
+  --out-merkle-tree and its file DIGEST (as digest prints it, with or
+  without the ALG: prefix; the digest the kernel enables the file with, not
+  the tree's root hash), with --hash-alg, --block-size and --salt as for
+  digest; the file's length is part of the digest, so any change of it
+  fails:
+      --descriptor=FILE      the descriptor written by --out-descriptor: it
+                             gives the parameters and the file's length
 
 common:
   -j, --jobs N               threads hashing one file's data blocks
@@ -59,29 +76,66 @@ common:
                              for runs longer than a second)
       --help                 this text
 
-Exit status: 0 success, 1 verified and found corrupt, 2 error.
+Exit status, as fsverity and veritysetup:
+  digest:         0 success, 1 error, 2 bad usage
+  format, verify: 0 success (verified), 1 error or a root hash that is not
+                  the one of the data and hash image, 2 corruption found,
+                  4 DATA or HASH cannot be opened
+  verify --fs-verity: 0 verified, 1 error, 2 FILE is not the one of DIGEST
 ";
 
-/// A one-line error: the message and exit status 2.
-struct Fail(String);
+/// A one-line error and what kind it is (the exit status depends on it and
+/// on the command).
+struct Fail(String, Kind);
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Anything that goes wrong.
+    Error,
+    /// A bad option or argument (fsverity exits 2 for it).
+    Usage,
+    /// A device that does not exist or cannot be opened (veritysetup exits
+    /// 4 for it).
+    NoDevice,
+}
 
 impl<E: std::fmt::Display> From<E> for Fail {
     fn from(e: E) -> Self {
-        Fail(e.to_string())
+        Fail(e.to_string(), Kind::Error)
     }
 }
 
 fn fail<T>(msg: impl Into<String>) -> Result<T, Fail> {
-    Err(Fail(msg.into()))
+    Err(Fail(msg.into(), Kind::Error))
+}
+
+fn usage<T>(msg: impl Into<String>) -> Result<T, Fail> {
+    Err(Fail(msg.into(), Kind::Usage))
+}
+
+/// A parameter error: bad usage where fsverity calls it that (a block
+/// size that is not one), an error otherwise.
+fn param_error(e: VerityError) -> Fail {
+    let kind = match e {
+        VerityError::BlockSize { .. } | VerityError::Algorithm(_) => Kind::Usage,
+        _ => Kind::Error,
+    };
+    Fail(e.to_string(), kind)
 }
 
 /// `mbhash verity ARGS`.
 pub fn main(args: &[OsString]) -> ExitCode {
     match run(args) {
         Ok(code) => code,
-        Err(Fail(msg)) => {
+        Err(Fail(msg, kind)) => {
             let _ = writeln!(io::stderr().lock(), "mbhash verity: {msg}");
-            ExitCode::from(2)
+            let digest = args.first().is_some_and(|a| a == "digest");
+            let fs_verity = digest || args.iter().any(|a| a == "--fs-verity");
+            ExitCode::from(match kind {
+                Kind::Usage if digest => 2,
+                Kind::NoDevice if !fs_verity => 4,
+                _ => 1,
+            })
         }
     }
 }
@@ -101,6 +155,9 @@ struct Opts {
     root_hash_file: Option<OsString>,
     out_tree: Option<OsString>,
     out_descriptor: Option<OsString>,
+    descriptor: Option<OsString>,
+    hash_offset: Option<String>,
+    print_root: bool,
     compact: bool,
     builtin_sig: bool,
     no_superblock: bool,
@@ -130,13 +187,13 @@ fn parse(args: &[OsString]) -> Result<Opts, Fail> {
         let mut value = |what: &str| -> Result<OsString, Fail> {
             match inline.clone().or_else(|| it.next().cloned()) {
                 Some(v) => Ok(v),
-                None => fail(format!("option {what} needs a value")),
+                None => usage(format!("option {what} needs a value")),
             }
         };
         let mut text_value = |what: &str| -> Result<String, Fail> {
             value(what)?
                 .into_string()
-                .map_err(|_| Fail(format!("option {what}: value is not UTF-8")))
+                .map_err(|_| Fail(format!("option {what}: value is not UTF-8"), Kind::Usage))
         };
         match name {
             "--hash-alg" | "--hash" | "-h" => o.hash = Some(text_value(name)?),
@@ -150,20 +207,23 @@ fn parse(args: &[OsString]) -> Result<Opts, Fail> {
             "--root-hash-file" => o.root_hash_file = Some(value(name)?),
             "--out-merkle-tree" => o.out_tree = Some(value(name)?),
             "--out-descriptor" => o.out_descriptor = Some(value(name)?),
+            "--descriptor" => o.descriptor = Some(value(name)?),
+            "--hash-offset" => o.hash_offset = Some(text_value(name)?),
             "-j" | "--jobs" => o.jobs = Some(text_value(name)?),
             "--compact" | "--for-builtin-sig" | "--no-superblock" | "--fs-verity"
-            | "--no-progress"
+            | "--no-progress" | "--print-root"
                 if inline.is_some() =>
             {
-                return fail(format!("option {name} takes no value"));
+                return usage(format!("option {name} takes no value"));
             }
             "--compact" => o.compact = true,
+            "--print-root" => o.print_root = true,
             "--for-builtin-sig" => o.builtin_sig = true,
             "--no-superblock" => o.no_superblock = true,
             "--fs-verity" => o.fs_verity = true,
             "--no-progress" => o.no_progress = true,
             _ if a.starts_with("-j") && a.len() > 2 => o.jobs = Some(a[2..].to_string()),
-            _ => return fail(format!("unknown option '{a}' (see mbhash verity --help)")),
+            _ => return usage(format!("unknown option '{a}' (see mbhash verity --help)")),
         }
     }
     Ok(o)
@@ -181,7 +241,7 @@ fn run(args: &[OsString]) -> Result<ExitCode, Fail> {
         Some("format") => format(&o),
         Some("verify") if o.fs_verity => verify_fs(&o),
         Some("verify") => verify_dm(&o),
-        Some(other) => fail(format!(
+        Some(other) => usage(format!(
             "unknown command '{other}': digest, format or verify"
         )),
         None => unreachable!("handled above"),
@@ -193,21 +253,21 @@ fn jobs(o: &Opts) -> Result<usize, Fail> {
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
         Some(j) => match j.parse::<usize>() {
             Ok(n) if n >= 1 => Ok(n),
-            _ => fail(format!("invalid job count '{j}': a number from 1")),
+            _ => usage(format!("invalid job count '{j}': a number from 1")),
         },
     }
 }
 
 fn parse_size(what: &str, v: &str) -> Result<usize, Fail> {
     v.parse::<usize>()
-        .map_err(|_| Fail(format!("invalid {what} '{v}': not a number")))
+        .map_err(|_| Fail(format!("invalid {what} '{v}': not a number"), Kind::Usage))
 }
 
 fn parse_alg(v: &str, fs: bool) -> Result<Algo, Fail> {
     match Algo::from_name(v) {
         Some(a) if !fs || fsverity::alg_number(a).is_some() => Ok(a),
-        _ if fs => fail(format!("unknown hash algorithm '{v}': sha256 or sha512")),
-        _ => fail(format!(
+        _ if fs => usage(format!("unknown hash algorithm '{v}': sha256 or sha512")),
+        _ => usage(format!(
             "unknown hash algorithm '{v}': sha256, sha512, sha224, sha384, sha512-256 or sha512-224"
         )),
     }
@@ -218,7 +278,7 @@ fn parse_salt(v: &str, max: usize) -> Result<Vec<u8>, Fail> {
         return Ok(Vec::new());
     }
     let Some(salt) = verity::from_hex(v) else {
-        return fail(format!("salt '{v}' is not a hex string of whole bytes"));
+        return usage(format!("salt '{v}' is not a hex string of whole bytes"));
     };
     if salt.len() > max {
         return fail(format!(
@@ -230,12 +290,17 @@ fn parse_salt(v: &str, max: usize) -> Result<Vec<u8>, Fail> {
 }
 
 fn parse_root(v: &str, alg: Algo) -> Result<Vec<u8>, Fail> {
+    parse_hash("root hash", v, alg)
+}
+
+/// A hash of `alg` in hex (`what` names it in errors).
+fn parse_hash(what: &str, v: &str, alg: Algo) -> Result<Vec<u8>, Fail> {
     let Some(root) = verity::from_hex(v.trim()) else {
-        return fail(format!("root hash '{v}' is not a hex string"));
+        return fail(format!("{what} '{v}' is not a hex string"));
     };
     if root.len() != alg.output_len() {
         return fail(format!(
-            "root hash has {} bytes, a {alg} digest has {}",
+            "{what} has {} bytes, a {alg} digest has {}",
             root.len(),
             alg.output_len()
         ));
@@ -248,7 +313,12 @@ fn random_bytes(n: usize) -> Result<Vec<u8>, Fail> {
     let mut b = vec![0; n];
     File::open("/dev/urandom")
         .and_then(|mut f| f.read_exact(&mut b))
-        .map_err(|e| Fail(format!("cannot read random bytes from /dev/urandom: {e}")))?;
+        .map_err(|e| {
+            Fail(
+                format!("cannot read random bytes from /dev/urandom: {e}"),
+                Kind::Error,
+            )
+        })?;
     Ok(b)
 }
 
@@ -281,11 +351,13 @@ fn show(p: &OsStr) -> String {
 }
 
 /// Opens a data file: a regular file or block device, never a directory.
+/// A file that cannot be opened is a missing device (veritysetup's exit 4).
 fn open_data(path: &OsStr) -> Result<File, Fail> {
-    let f = File::open(path).map_err(|e| Fail(format!("cannot open '{}': {e}", show(path))))?;
+    let f = File::open(path)
+        .map_err(|e| Fail(format!("cannot open '{}': {e}", show(path)), Kind::NoDevice))?;
     let meta = f
         .metadata()
-        .map_err(|e| Fail(format!("cannot stat '{}': {e}", show(path))))?;
+        .map_err(|e| Fail(format!("cannot stat '{}': {e}", show(path)), Kind::Error))?;
     if meta.is_dir() {
         return fail(format!("'{}' is a directory", show(path)));
     }
@@ -312,97 +384,61 @@ fn with_progress<R>(o: &Opts, total: u64, body: impl FnOnce(&Options<'_>) -> R) 
     ))
 }
 
-/// A file written beside its final path and renamed over it when complete,
-/// so that a failed run never leaves a partial file in place of a good one.
-/// Block devices and other non-regular files are written in place.
-struct Output {
-    file: File,
-    path: PathBuf,
-    temp: Option<PathBuf>,
+/// Opens an output file (see `outfile`): `dm` for veritysetup's (new files
+/// 0600), else fsverity's (new files 0666 less the umask). A symbolic link
+/// to nothing is followed to make its target, except for a hash device
+/// (`Truncate::No`), which veritysetup refuses as missing.
+fn output(path: &OsStr, dm: bool, truncate: Truncate) -> Result<Output, Fail> {
+    let mode = if dm { 0o600 } else { 0o666 };
+    let dangling_ok = truncate == Truncate::Yes;
+    Output::open(Path::new(path), mode, truncate, dangling_ok).map_err(|e| match e {
+        OpenError::Dangling(to) => Fail(
+            format!(
+                "cannot open '{}': a symbolic link to '{}', which does not exist",
+                show(path),
+                to.display()
+            ),
+            Kind::NoDevice,
+        ),
+        OpenError::Other(msg) => Fail(msg, Kind::Error),
+    })
 }
 
-impl Output {
-    fn create(path: &OsStr) -> Result<Output, Fail> {
-        let path = PathBuf::from(path);
-        let special = std::fs::metadata(&path).is_ok_and(|m| !m.is_file() && !m.is_dir());
-        if std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
-            return fail(format!("'{}' is a directory", path.display()));
-        }
-        if special {
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(&path)
-                .map_err(|e| Fail(format!("cannot open '{}': {e}", path.display())))?;
-            return Ok(Output {
-                file,
-                path,
-                temp: None,
-            });
-        }
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let temp = path.with_file_name(format!(".{name}.mbhash-{}.tmp", std::process::id()));
-        let file = File::create(&temp).map_err(|e| {
-            Fail(format!(
-                "cannot create '{}' (beside '{}'): {e}",
-                temp.display(),
-                path.display()
-            ))
-        })?;
-        Ok(Output {
-            file,
-            path,
-            temp: Some(temp),
-        })
-    }
-
-    /// Sets the length, syncs and renames into place.
-    fn commit(mut self, len: u64) -> Result<(), Fail> {
-        let what = |e: io::Error| Fail(format!("cannot write '{}': {e}", self.path.display()));
-        if let Some(temp) = self.temp.take() {
-            self.file.set_len(len).map_err(what)?;
-            self.file.sync_all().map_err(what)?;
-            std::fs::rename(&temp, &self.path).map_err(what)?;
-        } else {
-            self.file.sync_all().map_err(what)?;
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Output {
-    fn drop(&mut self) {
-        if let Some(temp) = &self.temp {
-            let _ = std::fs::remove_file(temp);
-        }
-    }
-}
-
-impl TreeSink for Output {
-    fn write_at(&mut self, offset: u64, data: &[u8]) -> io::Result<()> {
-        self.file.write_at(offset, data)
-    }
+/// Writes `bytes` as the whole of the output file `path`.
+fn write_small(path: &OsStr, dm: bool, bytes: &[u8]) -> Result<(), Fail> {
+    let mut out = output(path, dm, Truncate::Yes)?;
+    out.write_at(0, bytes)
+        .map_err(|e| Fail(format!("cannot write '{}': {e}", show(path)), Kind::Error))?;
+    out.commit(bytes.len() as u64).map_err(Fail::from)
 }
 
 fn fs_params(o: &Opts) -> Result<fsverity::Params, Fail> {
     let alg = parse_alg(o.hash.as_deref().unwrap_or("sha256"), true)?;
     let block = parse_size("block size", o.block_size.as_deref().unwrap_or("4096"))?;
     let salt = parse_salt(o.salt.as_deref().unwrap_or(""), fsverity::MAX_SALT)?;
-    Ok(fsverity::Params::new(alg, block, &salt)?)
+    fsverity::Params::new(alg, block, &salt).map_err(param_error)
 }
 
 fn digest(o: &Opts) -> Result<ExitCode, Fail> {
     if o.positional.is_empty() {
-        return fail("digest: no FILE given");
+        return usage("digest: no FILE given");
     }
     if o.positional.len() > 1 && (o.out_tree.is_some() || o.out_descriptor.is_some()) {
-        return fail("--out-merkle-tree and --out-descriptor take one FILE");
+        return usage("--out-merkle-tree and --out-descriptor take one FILE");
+    }
+    if o.print_root && o.builtin_sig {
+        return usage("--print-root and --for-builtin-sig exclude each other");
     }
     let params = fs_params(o)?;
     let mut out = io::stdout().lock();
     for path in &o.positional {
         let file = open_data(path)?;
         let size = Input::File(&file).size()?;
-        let mut tree = o.out_tree.as_deref().map(Output::create).transpose()?;
+        let mut tree = o
+            .out_tree
+            .as_deref()
+            .map(|t| output(t, false, Truncate::Yes))
+            .transpose()?;
         let result = with_progress(o, size, |opts| {
             let sink: &mut dyn TreeSink = match tree.as_mut() {
                 Some(t) => t,
@@ -410,24 +446,23 @@ fn digest(o: &Opts) -> Result<ExitCode, Fail> {
             };
             fsverity::build(&params, Input::File(&file), sink, opts)
         })?
-        .map_err(|e| Fail(format!("'{}': {e}", show(path))))?;
+        .map_err(|e| Fail(format!("'{}': {e}", show(path)), Kind::Error))?;
         if let Some(t) = tree {
             t.commit(result.tree_len)?;
         }
         if let Some(d) = &o.out_descriptor {
-            let mut desc = Output::create(d)?;
-            desc.write_at(0, &result.descriptor)
-                .map_err(|e| Fail(format!("cannot write '{}': {e}", show(d))))?;
-            desc.commit(result.descriptor.len() as u64)?;
+            write_small(d, false, &result.descriptor)?;
         }
-        let hex = if o.builtin_sig {
+        let hex = if o.print_root {
+            verity::to_hex(&result.root_hash)
+        } else if o.builtin_sig {
             verity::to_hex(&result.formatted_digest())
         } else {
             verity::to_hex(&result.digest)
         };
         let line = if o.compact {
             hex
-        } else if o.builtin_sig {
+        } else if o.builtin_sig || o.print_root {
             format!("{hex} {}", show(path))
         } else {
             format!("{}:{hex} {}", params.alg(), show(path))
@@ -444,7 +479,7 @@ fn dm_params(o: &Opts, default_salt: Option<Vec<u8>>) -> Result<dmverity::Params
     let version = match o.format.as_deref().unwrap_or("1") {
         "0" => 0,
         "1" => 1,
-        v => return fail(format!("invalid format '{v}': 0 or 1")),
+        v => return usage(format!("invalid format '{v}': 0 or 1")),
     };
     let dbs = parse_size(
         "data block size",
@@ -461,10 +496,17 @@ fn dm_params(o: &Opts, default_salt: Option<Vec<u8>>) -> Result<dmverity::Params
     };
     let mut p = dmverity::Params::new(alg, version, dbs, hbs, &salt)?;
     p.superblock = !o.no_superblock;
+    if let Some(v) = &o.hash_offset {
+        match v.parse::<u64>() {
+            Ok(n) => p.hash_offset = n,
+            Err(_) => return usage(format!("invalid hash offset '{v}': not a number")),
+        }
+        p.check_hash_offset()?;
+    }
     if let Some(n) = &o.data_blocks {
         match n.parse::<u64>() {
             Ok(n) if n > 0 => p.data_blocks = Some(n),
-            _ => return fail(format!("invalid data block count '{n}'")),
+            _ => return usage(format!("invalid data block count '{n}'")),
         }
     }
     if let Some(u) = &o.uuid {
@@ -475,7 +517,7 @@ fn dm_params(o: &Opts, default_salt: Option<Vec<u8>>) -> Result<dmverity::Params
 
 fn two_paths(o: &Opts, names: &str, n: usize) -> Result<(), Fail> {
     if o.positional.len() != n {
-        return fail(format!(
+        return usage(format!(
             "expected {names}, got {} argument(s)",
             o.positional.len()
         ));
@@ -496,18 +538,18 @@ fn format(o: &Opts) -> Result<ExitCode, Fail> {
     }
     let data = open_data(data_path)?;
     let size = Input::File(&data).size()?;
-    let mut image = Output::create(hash_path)?;
+    // Checked before HASH is touched.
+    let blocks = params.blocks_of(size)?;
+    dmverity::image_len(&params, blocks)?;
+    let mut image = output(hash_path, true, Truncate::No)?;
     let done = with_progress(o, size, |opts| {
         dmverity::format(&params, Input::File(&data), &mut image, opts)
     })?
-    .map_err(|e| Fail(format!("'{}': {e}", show(data_path))))?;
+    .map_err(|e| Fail(format!("'{}': {e}", show(data_path)), Kind::Error))?;
     image.commit(done.hash_image_len)?;
     let root = verity::to_hex(&done.root_hash);
     if let Some(f) = &o.root_hash_file {
-        let mut out = Output::create(f)?;
-        out.write_at(0, root.as_bytes())
-            .map_err(|e| Fail(format!("cannot write '{}': {e}", show(f))))?;
-        out.commit(root.len() as u64)?;
+        write_small(f, true, root.as_bytes())?;
     }
     let salt = if params.salt().is_empty() {
         "-".to_string()
@@ -531,8 +573,7 @@ fn format(o: &Opts) -> Result<ExitCode, Fail> {
          Hash block size: \t{}\n\
          Hash algorithm:  \t{}\n\
          Salt:            \t{salt}\n\
-         Root hash:      \t{root}\n\
-         Hash device size: \t{} [bytes]\n",
+         Root hash:      \t{root}\n",
         show(hash_path),
         params.version(),
         done.data_blocks,
@@ -540,8 +581,11 @@ fn format(o: &Opts) -> Result<ExitCode, Fail> {
         done.hash_blocks,
         params.hash_block_size(),
         params.alg(),
-        done.hash_image_len,
     )?;
+    // veritysetup prints the size only for an image at offset 0.
+    if params.hash_offset == 0 {
+        writeln!(out, "Hash device size: \t{} [bytes]", done.hash_image_len)?;
+    }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }
@@ -549,14 +593,13 @@ fn format(o: &Opts) -> Result<ExitCode, Fail> {
 /// The root hash from the command line or `--root-hash-file`.
 fn root_text(o: &Opts, n: usize) -> Result<String, Fail> {
     match (&o.root_hash_file, o.positional.len()) {
-        (Some(f), c) if c == n - 1 => {
-            std::fs::read_to_string(f).map_err(|e| Fail(format!("cannot read '{}': {e}", show(f))))
-        }
+        (Some(f), c) if c == n - 1 => std::fs::read_to_string(f)
+            .map_err(|e| Fail(format!("cannot read '{}': {e}", show(f)), Kind::Error)),
         (None, c) if c == n => o.positional[n - 1]
             .to_str()
             .map(str::to_string)
-            .ok_or_else(|| Fail("root hash is not a hex string".into())),
-        _ => fail(format!(
+            .ok_or_else(|| Fail("root hash is not a hex string".into(), Kind::Error)),
+        _ => usage(format!(
             "expected DATA HASH ROOT_HASH (or --root-hash-file), got {} argument(s)",
             o.positional.len()
         )),
@@ -571,8 +614,8 @@ fn verify_dm(o: &Opts) -> Result<ExitCode, Fail> {
     let mut params = dm_params(o, None)?;
     if params.superblock {
         // The superblock gives the parameters; options given must agree.
-        let sb = dmverity::Superblock::read(&image)
-            .map_err(|e| Fail(format!("'{}': {e}", show(hash_path))))?;
+        let sb = dmverity::Superblock::read_at(&image, params.hash_offset)
+            .map_err(|e| Fail(format!("'{}': {e}", show(hash_path)), Kind::Error))?;
         let from_sb = dmverity::Params::from_superblock(&sb)?;
         let given = [
             (
@@ -608,65 +651,160 @@ fn verify_dm(o: &Opts) -> Result<ExitCode, Fail> {
                 show(hash_path)
             ));
         }
+        let hash_offset = params.hash_offset;
         params = from_sb;
+        params.hash_offset = hash_offset;
     }
     let root = parse_root(&root, params.alg())?;
     let size = Input::File(&data).size()?;
     let report = with_progress(o, size, |opts| {
         dmverity::verify(&params, Input::File(&data), &image, &root, opts)
     })?
-    .map_err(|e| Fail(format!("'{}': {e}", show(hash_path))))?;
-    Ok(print_report(&report, params.hash_block_size()))
+    .map_err(|e| Fail(format!("'{}': {e}", show(hash_path)), Kind::Error))?;
+    Ok(print_report(&report, params.hash_block_size(), &[]))
+}
+
+/// The file digest argument: hex, or `ALG:hex` as `fsverity digest`
+/// prints it (the algorithm must then be the one verified with).
+fn parse_digest(v: &str, alg: Algo) -> Result<Vec<u8>, Fail> {
+    let hex = match v.trim().split_once(':') {
+        Some((name, hex)) if Algo::from_name(name) == Some(alg) => hex,
+        Some((name, _)) => {
+            return fail(format!(
+                "the digest is {name}'s, the verification {alg}'s (--hash-alg)"
+            ));
+        }
+        None => v,
+    };
+    parse_hash("file digest", hex, alg)
 }
 
 fn verify_fs(o: &Opts) -> Result<ExitCode, Fail> {
-    let root = root_text(o, 3)?;
-    let (data_path, tree_path) = (&o.positional[0], &o.positional[1]);
-    let params = fs_params(o)?;
-    let root = parse_root(&root, params.alg())?;
+    if o.root_hash_file.is_some() {
+        return usage(
+            "verify --fs-verity takes the file digest as an argument, not --root-hash-file",
+        );
+    }
+    two_paths(o, "FILE MERKLE_TREE DIGEST", 3)?;
+    let (data_path, tree_path, digest) = (&o.positional[0], &o.positional[1], &o.positional[2]);
+    let digest = digest
+        .to_str()
+        .ok_or_else(|| Fail("file digest is not a hex string".into(), Kind::Error))?;
+    let given = fs_params(o)?;
+    let descriptor = match &o.descriptor {
+        None => None,
+        Some(p) => {
+            let bytes = std::fs::read(p)
+                .map_err(|e| Fail(format!("cannot read '{}': {e}", show(p)), Kind::Error))?;
+            let desc = fsverity::Descriptor::parse(&bytes)
+                .map_err(|e| Fail(format!("'{}': {e}", show(p)), Kind::Error))?;
+            // The descriptor gives the parameters; options given must agree.
+            let from = &desc.params;
+            let differs = [
+                (
+                    o.hash.is_some() && from.alg() != given.alg(),
+                    "hash algorithm",
+                ),
+                (
+                    o.block_size.is_some() && from.block_size() != given.block_size(),
+                    "block size",
+                ),
+                (o.salt.is_some() && from.salt() != given.salt(), "salt"),
+            ];
+            if let Some((_, what)) = differs.iter().find(|(d, _)| *d) {
+                return fail(format!(
+                    "'{}': the descriptor's {what} differs from the option's",
+                    show(p)
+                ));
+            }
+            Some((bytes, desc))
+        }
+    };
+    let params = descriptor.as_ref().map_or(given, |(_, d)| d.params.clone());
+    let digest = parse_digest(digest, params.alg())?;
     let data = open_data(data_path)?;
     let tree = open_data(tree_path)?;
     let size = Input::File(&data).size()?;
-    let report = with_progress(o, size, |opts| {
-        fsverity::verify(&params, Input::File(&data), &tree, &root, opts)
+    let report = with_progress(o, size, |opts| match &descriptor {
+        Some((bytes, _)) => {
+            fsverity::verify_descriptor(bytes, Input::File(&data), &tree, &digest, opts)
+        }
+        None => fsverity::verify(&params, Input::File(&data), &tree, &digest, opts),
     })?
-    .map_err(|e| Fail(format!("'{}': {e}", show(tree_path))))?;
-    Ok(print_report(&report, params.block_size()))
+    .map_err(|e| match e {
+        VerityError::RootNotDigest => Fail(e.to_string(), Kind::Error),
+        e => Fail(format!("'{}': {e}", show(tree_path)), Kind::Error),
+    })?;
+    if report.is_ok() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut extra = Vec::new();
+    if let Some(have) = report.size_mismatch {
+        let want = descriptor.as_ref().map_or(0, |(_, d)| d.data_size);
+        extra.push(format!(
+            "file size {have} bytes, the descriptor's {want} bytes"
+        ));
+    }
+    if report.digest_mismatch {
+        extra.push("file digest mismatch".to_string());
+    }
+    print_report(&report.blocks, params.block_size(), &extra);
+    // Whatever differs, the file is not the one of the digest.
+    Ok(ExitCode::from(2))
 }
 
-/// Lists every bad block on standard output; exit 0 if none, else 1.
-fn print_report(r: &Report, hash_block: usize) -> ExitCode {
-    if r.is_ok() {
+/// Lists every bad block (then the lines of `extra`) on standard output;
+/// exit 0 if none, 1 if only the root hash differs (veritysetup: "root hash
+/// verification failed"), else 2 (corruption).
+fn print_report(r: &Report, hash_block: usize, extra: &[String]) -> ExitCode {
+    if r.is_ok() && extra.is_empty() {
         return ExitCode::SUCCESS;
     }
     let mut out = io::stdout().lock();
-    for b in &r.bad_hash_blocks {
-        let _ = writeln!(
-            out,
-            "corrupt hash block {} (level {}, block {} of the level, offset {})",
-            b.offset / hash_block as u64,
-            b.level,
-            b.index,
-            b.offset
-        );
-    }
-    for b in &r.bad_data_blocks {
-        let _ = writeln!(out, "corrupt data block {b}");
-    }
-    if r.root_mismatch {
+    if r.only_root_differs {
         let _ = writeln!(out, "root hash mismatch");
+    } else {
+        for b in &r.bad_hash_blocks {
+            let _ = writeln!(
+                out,
+                "corrupt hash block {} (level {}, block {} of the level, offset {})",
+                b.offset / hash_block as u64,
+                b.level,
+                b.index,
+                b.offset
+            );
+        }
+        for b in &r.bad_data_blocks {
+            let _ = writeln!(out, "corrupt data block {b}");
+        }
+        if r.root_mismatch {
+            let _ = writeln!(out, "root hash mismatch");
+        }
+    }
+    for line in extra {
+        let _ = writeln!(out, "{line}");
     }
     let _ = out.flush();
+    let msg = if r.only_root_differs {
+        "the data and the hash tree agree with each other, not with the root hash given".to_string()
+    } else {
+        let mut m = format!(
+            "{} corrupt data block(s), {} inconsistent hash block(s)",
+            r.bad_data_blocks.len(),
+            r.bad_hash_blocks.len(),
+        );
+        if r.root_mismatch {
+            m.push_str(", root hash mismatch");
+        }
+        for line in extra {
+            m.push_str(", ");
+            m.push_str(line);
+        }
+        m
+    };
     let _ = writeln!(
         io::stderr().lock(),
-        "mbhash verity: verification failed: {} corrupt data block(s), {} inconsistent hash block(s){}",
-        r.bad_data_blocks.len(),
-        r.bad_hash_blocks.len(),
-        if r.root_mismatch {
-            ", root hash mismatch"
-        } else {
-            ""
-        }
+        "mbhash verity: verification failed: {msg}"
     );
-    ExitCode::from(1)
+    ExitCode::from(if r.only_root_differs { 1 } else { 2 })
 }

@@ -184,45 +184,108 @@ fn fsverity_trees_verify_and_corruption_is_found() {
         ]),
     );
     assert!(line.starts_with("sha256:"));
+    // The file digest as fsverity prints it, with and without `sha256:`.
+    let digest = line.split_whitespace().next().unwrap().to_string();
+    let bare = digest["sha256:".len()..].to_string();
     let desc = std::fs::read(d.join("desc")).unwrap();
     let root = hex(&desc[16..48]);
-    let out = run(
-        d,
-        MBHASH,
-        &s(&[
+    let fs_verify = |extra: &[&str], args: &[&str]| {
+        let mut a = s(&[
             "verity",
             "verify",
             "--fs-verity",
             "--block-size=1024",
             "--salt=0102",
+        ]);
+        a.extend(s(extra));
+        a.extend(s(args));
+        run(d, MBHASH, &a)
+    };
+    for (extra, value) in [
+        (&[][..], &digest),
+        (&[], &bare),
+        (&["--descriptor=desc"], &digest),
+    ] {
+        let out = fs_verify(extra, &["data", "tree", value]);
+        assert!(
+            out.status.success(),
+            "{extra:?} {value}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // `--print-root` prints the root the descriptor holds.
+    let printed = ok(
+        d,
+        MBHASH,
+        &s(&[
+            "verity",
+            "digest",
+            "--block-size=1024",
+            "--salt=0102",
+            "--print-root",
+            "--compact",
             "data",
-            "tree",
-            &root,
         ]),
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    assert_eq!(printed, format!("{root}\n"));
+    // The root given where the digest is expected: an error that says so.
+    for extra in [&[][..], &["--descriptor=desc"]] {
+        let out = fs_verify(extra, &["data", "tree", &root]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{extra:?}: {err}");
+        assert!(err.contains("root hash, not the file digest"), "{err}");
+    }
+    // Zero bytes added inside the last block: the same blocks and tree,
+    // another file digest (as fsverity computes it); the length differs
+    // from the descriptor's. Both fail as corruption.
+    std::fs::copy(d.join("data"), d.join("grown")).unwrap();
+    let mut g = std::fs::read(d.join("grown")).unwrap();
+    g.extend_from_slice(&[0, 0, 0]);
+    std::fs::write(d.join("grown"), &g).unwrap();
+    let theirs = ok(
+        d,
+        "fsverity",
+        &s(&["digest", "grown", "--block-size=1024", "--salt=0102"]),
     );
+    assert!(!theirs.starts_with(&digest), "fsverity sees the change");
+    for (extra, expect) in [
+        (&[][..], "file digest mismatch\n"),
+        (
+            &["--descriptor=desc"],
+            "file size 1126303 bytes, the descriptor's 1126300 bytes\n",
+        ),
+    ] {
+        let out = fs_verify(extra, &["grown", "tree", &digest]);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        assert_eq!(String::from_utf8(out.stdout).unwrap(), expect, "{extra:?}");
+    }
+    // A tree file with a byte after the tree, or another algorithm's
+    // digest: errors.
+    let mut t = std::fs::read(d.join("tree")).unwrap();
+    t.push(0);
+    std::fs::write(d.join("longtree"), &t).unwrap();
+    let out = fs_verify(&[], &["data", "longtree", &digest]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bytes after its"));
+    let out = fs_verify(&[], &["data", "tree", &format!("sha512:{bare}")]);
+    assert_eq!(out.status.code(), Some(1));
     // One byte in data block 1000, then one in each level's first block.
     std::fs::copy(d.join("data"), d.join("bad")).unwrap();
     flip(&d.join("bad"), 1000 * bs as u64 + 7);
+    // With the descriptor, its root hash blames the top block itself;
+    // without, the digest does not match and the blocks are checked
+    // against the stored top.
     let check = |data: &str, tree: &str, expect: &str| {
-        let out = run(d, MBHASH, &{
-            let mut a = s(&[
-                "verity",
-                "verify",
-                "--fs-verity",
-                "--block-size=1024",
-                "--salt=0102",
-            ]);
-            a.extend(s(&[data, tree, &root]));
-            a
-        });
-        assert_eq!(out.status.code(), Some(1), "{data} {tree}");
-        let text = String::from_utf8(out.stdout).unwrap();
-        assert!(text.contains(expect), "{data} {tree}: {text}");
+        for extra in [&["--descriptor=desc"][..], &[]] {
+            let out = fs_verify(extra, &[data, tree, &digest]);
+            assert_eq!(out.status.code(), Some(2), "{data} {tree}");
+            let text = String::from_utf8(out.stdout).unwrap();
+            if extra.is_empty() {
+                assert!(text.ends_with("file digest mismatch\n") || text.contains(expect));
+            } else {
+                assert!(text.contains(expect), "{data} {tree}: {text}");
+            }
+        }
     };
     check("bad", "tree", "corrupt data block 1000\n");
     // Levels top first: level 2 at block 0, level 1 at 1..3, level 0 at 3..38.
@@ -372,14 +435,20 @@ fn dm_case(d: &Path, c: &Dm, seed: u64, corrupt: bool) {
     std::fs::copy(&data, &bad).unwrap();
     let block = c.blocks as u64 - 1;
     flip(&bad, block * c.data_block as u64 + 3);
-    assert!(
-        !verify("veritysetup", &ours, &bad).status.success(),
-        "{what}: veritysetup misses bad data"
-    );
+    // Exit 2 for corruption, 1 where only the root differs (one data
+    // block: its hash is the root), as veritysetup.
+    let theirs = verify("veritysetup", &ours, &bad).status.code();
+    let want = if c.blocks == 1 { 1 } else { 2 };
+    assert_eq!(theirs, Some(want), "{what}: veritysetup on bad data");
     let v = verify(MBHASH, &ours, &bad);
-    assert_eq!(v.status.code(), Some(1), "{what}: bad data");
+    assert_eq!(v.status.code(), theirs, "{what}: bad data");
     let text = String::from_utf8(v.stdout).unwrap();
-    assert_eq!(text, format!("corrupt data block {block}\n"), "{what}");
+    let line = if c.blocks == 1 {
+        "root hash mismatch\n".to_string()
+    } else {
+        format!("corrupt data block {block}\n")
+    };
+    assert_eq!(text, line, "{what}");
     // One byte of a stored hash in each level's first block.
     let levels = c.levels();
     let base = if c.superblock { c.hash_block } else { 0 };
@@ -388,12 +457,10 @@ fn dm_case(d: &Path, c: &Dm, seed: u64, corrupt: bool) {
         let image = d.join("badhash");
         std::fs::copy(&ours, &image).unwrap();
         flip(&image, at as u64 + 1);
-        assert!(
-            !verify("veritysetup", &image, &data).status.success(),
-            "{what}: veritysetup misses level {level}"
-        );
+        let theirs = verify("veritysetup", &image, &data).status.code();
+        assert_eq!(theirs, Some(2), "{what}: veritysetup on level {level}");
         let v = verify(MBHASH, &image, &data);
-        assert_eq!(v.status.code(), Some(1), "{what}: level {level}");
+        assert_eq!(v.status.code(), theirs, "{what}: level {level}");
         let text = String::from_utf8(v.stdout).unwrap();
         let line = format!(
             "corrupt hash block {} (level {level}, block 0 of the level, offset {at})\n",
@@ -426,7 +493,7 @@ fn dmverity_images_match_veritysetup_and_verify_both_ways() {
                 // (data block, hash block, data blocks, tail bytes, corrupt?)
                 let mut shapes: Vec<(usize, usize, usize, usize, bool)> = vec![
                     (4096, 4096, 1, 0, false),
-                    (4096, 4096, 1, 4095, false),
+                    (4096, 4096, 1, 4095, true),
                     (4096, 4096, 2, 1, false),
                     (1024, 4096, 3, 100, false),
                     (4096, 512, 20, 0, true),
@@ -490,7 +557,7 @@ fn dmverity_every_block_size_matches_veritysetup() {
 }
 
 #[test]
-fn bad_input_is_one_line_and_exit_2_and_leaves_no_partial_image() {
+fn bad_input_is_one_line_with_the_tools_exit_status_and_leaves_no_partial_image() {
     let dir = temp_dir("bad");
     let d = &dir.0;
     std::fs::write(d.join("data"), bytes(64 * 4096, 9)).unwrap();
@@ -506,89 +573,230 @@ fn bad_input_is_one_line_and_exit_2_and_leaves_no_partial_image() {
         .unwrap()
         .to_string();
     let good = std::fs::read(d.join("hash")).unwrap();
+    let long_fs_salt = format!("--salt={}", "00".repeat(33));
+    let long_dm_salt = format!("--salt={}", "00".repeat(257));
     std::fs::write(d.join("short"), &good[..good.len() - 1]).unwrap();
     let mut other = good.clone();
     other[72..80].copy_from_slice(&1000u64.to_le_bytes());
     std::fs::write(d.join("othersb"), &other).unwrap();
-    let cases: &[(&[&str], &str)] = &[
-        (&["digest", "missing"], "cannot open 'missing'"),
-        (&["digest", "."], "'.' is a directory"),
+    // The exit status of each, as the tool's: fsverity exits 2 on bad
+    // usage and 1 on other errors, veritysetup 1 on errors and 4 for a
+    // device it cannot open. `true`: the tool is run on the same arguments
+    // and must exit the same (the others are checks the tools do not make,
+    // or make otherwise).
+    let cases: &[(&[&str], &str, u8, bool)] = &[
+        (&["digest", "missing"], "cannot open 'missing'", 1, true),
+        (&["digest", "."], "'.' is a directory", 1, true),
         (
             &["digest", "--block-size=3000", "data"],
             "invalid block size 3000",
+            2,
+            true,
         ),
+        // fsverity takes 512-byte and 128 KiB blocks, the kernel does not.
         (
             &["digest", "--block-size=512", "data"],
             "invalid block size 512",
+            2,
+            false,
         ),
         (
             &["digest", "--block-size=131072", "data"],
             "invalid block size 131072",
+            2,
+            false,
         ),
-        (&["digest", "--salt=abc", "data"], "not a hex string"),
-        (&["digest", "--salt=zz", "data"], "not a hex string"),
         (
-            &["digest", &format!("--salt={}", "00".repeat(33)), "data"],
+            &["digest", "--salt=abc", "data"],
+            "not a hex string",
+            2,
+            true,
+        ),
+        (
+            &["digest", "--salt=zz", "data"],
+            "not a hex string",
+            2,
+            true,
+        ),
+        (
+            &["digest", &long_fs_salt, "data"],
             "salt too long: 33 bytes",
+            1,
+            true,
         ),
         (
             &["digest", "--hash-alg=sha1", "data"],
             "unknown hash algorithm 'sha1'",
+            2,
+            true,
         ),
+        (
+            &["digest", "--compact=1", "data"],
+            "takes no value",
+            2,
+            true,
+        ),
+        (&["digest"], "no FILE given", 2, true),
         (
             &["format", "data", "hash", "--data-block-size=1000"],
             "invalid data block size 1000",
+            1,
+            true,
         ),
         (
             &["format", "data", "hash", "--hash-block-size=1048576"],
             "invalid hash block size",
+            1,
+            true,
         ),
         (
-            &[
-                "format",
-                "data",
-                "hash",
-                &format!("--salt={}", "00".repeat(257)),
-            ],
+            &["format", "data", "hash", &long_dm_salt],
             "salt too long: 257 bytes",
+            1,
+            true,
         ),
-        (&["format", "small", "hash"], "no whole 4096-byte block"),
-        (&["format", "data", "hash", "--data-blocks=65"], "not 65"),
+        (
+            &["format", "small", "hash"],
+            "no whole 4096-byte block",
+            1,
+            true,
+        ),
+        (
+            &["format", "data", "hash", "--data-blocks=65"],
+            "not 65",
+            1,
+            true,
+        ),
         (
             &["format", "data", "hash", "--format=2"],
             "invalid format '2'",
+            1,
+            true,
         ),
+        (
+            &["format", "data", "hash", "--hash-offset=1000"],
+            "invalid hash offset 1000",
+            1,
+            true,
+        ),
+        (
+            &["format", "missing", "hash"],
+            "cannot open 'missing'",
+            4,
+            true,
+        ),
+        (&["format", "data"], "expected DATA HASH", 1, true),
         (
             &["verify", "data", "hash", &root[..60]],
             "root hash has 30 bytes",
+            1,
+            true,
         ),
         (
             &["verify", "data", "hash", &format!("{root}00")],
             "root hash has 33 bytes",
+            1,
+            true,
         ),
-        (&["verify", "data", "short", &root], "hash image truncated"),
-        (&["verify", "data", "othersb", &root], "not 1000"),
+        (
+            &["verify", "data", "short", &root],
+            "hash image truncated",
+            1,
+            true,
+        ),
+        (&["verify", "data", "othersb", &root], "not 1000", 1, false),
         (
             &["verify", "data", "hash", &root, "--hash=sha512"],
             "superblock's hash algorithm",
+            1,
+            false,
         ),
         (
             &["verify", "data", "hash", &root, "--salt=02"],
             "superblock's salt",
+            1,
+            false,
         ),
-        (&["verify", "data", "data", &root], "no verity signature"),
+        (
+            &["verify", "data", "data", &root],
+            "no verity signature",
+            1,
+            true,
+        ),
         (
             &["verify", "data", "small", &root],
             "too short for a superblock",
+            1,
+            true,
         ),
-        (&["verify", "data", "hash"], "expected DATA HASH ROOT_HASH"),
+        (
+            &["verify", "missing", "hash", &root],
+            "cannot open 'missing'",
+            4,
+            true,
+        ),
+        (
+            &["verify", "data", "missing", &root],
+            "cannot open 'missing'",
+            4,
+            true,
+        ),
+        (
+            &["verify", "data", "hash"],
+            "expected DATA HASH ROOT_HASH",
+            1,
+            true,
+        ),
+        (
+            &["verify", "--fs-verity", "missing", "hash", &root],
+            "cannot open 'missing'",
+            1,
+            false,
+        ),
+        (
+            &[
+                "verify",
+                "--fs-verity",
+                "data",
+                "hash",
+                &root,
+                "--root-hash-file=x",
+            ],
+            "not --root-hash-file",
+            1,
+            false,
+        ),
     ];
-    for (args, expect) in cases {
+    let have_tools =
+        tool_or_skip("fsverity", "fsverity") && tool_or_skip("veritysetup", "cryptsetup-bin");
+    let scratch = d.join("scratch");
+    for &(args, expect, code, compare) in cases {
         let mut a = s(&["verity"]);
         a.extend(s(args));
         let out = run(d, MBHASH, &a);
         let err = String::from_utf8(out.stderr).unwrap();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(out.status.code(), Some(i32::from(code)), "{args:?}: {err}");
+        if compare && have_tools {
+            // The tool writes its HASH beside, never over the good one.
+            let tool = if args[0] == "digest" {
+                "fsverity"
+            } else {
+                "veritysetup"
+            };
+            let theirs: Vec<String> = args
+                .iter()
+                .map(|x| {
+                    if *x == "hash" && args[0] == "format" {
+                        scratch.display().to_string()
+                    } else {
+                        x.to_string()
+                    }
+                })
+                .collect();
+            let t = run(d, tool, &theirs);
+            let _ = std::fs::remove_file(&scratch);
+            assert_eq!(t.status.code(), Some(i32::from(code)), "{tool} {args:?}");
+        }
         assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
         assert!(
             err.starts_with("mbhash verity: ") && err.contains(expect),
@@ -614,7 +822,7 @@ fn bad_input_is_one_line_and_exit_2_and_leaves_no_partial_image() {
     );
     flip(&d.join("data"), 5);
     let out = run(d, MBHASH, &s(&["verity", "verify", "data", "hash", &root]));
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         "corrupt data block 0\n"
@@ -649,4 +857,397 @@ fn threads_and_readers_give_the_same_trees() {
         );
     }
     assert!(lines.windows(2).all(|w| w[0] == w[1]), "{lines:?}");
+}
+
+/// The mode bits of `p` (following links).
+fn mode(p: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).unwrap().permissions().mode() & 0o7777
+}
+
+fn set_mode(p: &Path, m: u32) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).unwrap();
+}
+
+/// Runs `prog ARGS` in `ours` (mbhash verity) and `theirs` (the tool) set
+/// up alike by `setup`, and checks that every file of the two directories
+/// ends the same: kind (a link stays a link), bytes and mode.
+fn same_outputs(d: &Path, tool: &str, args: &[&str], setup: &dyn Fn(&Path)) -> (Output, Output) {
+    let (ours, theirs) = (d.join("ours"), d.join("theirs"));
+    for x in [&ours, &theirs] {
+        let _ = std::fs::remove_dir_all(x);
+        std::fs::create_dir_all(x).unwrap();
+        setup(x);
+    }
+    let t = run(&theirs, tool, &s(args));
+    let mut a = s(&["verity"]);
+    a.extend(s(args));
+    let o = run(&ours, MBHASH, &a);
+    assert_eq!(
+        o.status.code(),
+        t.status.code(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&t.stderr)
+    );
+    let mut names: Vec<_> = std::fs::read_dir(&theirs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    let mut ours_names: Vec<_> = std::fs::read_dir(&ours)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    ours_names.sort();
+    assert_eq!(ours_names, names, "{args:?}: the files made");
+    for n in names {
+        let (a, b) = (ours.join(&n), theirs.join(&n));
+        let what = format!("{args:?}: {}", Path::new(&n).display());
+        let (la, lb) = (
+            std::fs::symlink_metadata(&a).unwrap(),
+            std::fs::symlink_metadata(&b).unwrap(),
+        );
+        assert_eq!(
+            la.file_type().is_symlink(),
+            lb.file_type().is_symlink(),
+            "{what}: link"
+        );
+        if la.file_type().is_symlink() {
+            assert_eq!(
+                std::fs::read_link(&a).unwrap(),
+                std::fs::read_link(&b).unwrap()
+            );
+            continue;
+        }
+        assert!(
+            std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(),
+            "{what}: bytes"
+        );
+        assert_eq!(mode(&a), mode(&b), "{what}: mode {:o}", mode(&a));
+    }
+    (o, t)
+}
+
+#[test]
+fn outputs_go_through_links_keep_modes_and_bytes_as_the_tools() {
+    if !tool_or_skip("veritysetup", "cryptsetup-bin") || !tool_or_skip("fsverity", "fsverity") {
+        return;
+    }
+    let dir = temp_dir("out");
+    let d = &dir.0;
+    let data = d.join("data");
+    std::fs::write(&data, bytes(40 * 4096 + 5, 21)).unwrap();
+    let data_arg = data.display().to_string();
+    let old = bytes(300 * 1024, 22);
+    let old = &old;
+    // HASH and the root hash file: new files (veritysetup: 0600).
+    same_outputs(
+        d,
+        "veritysetup",
+        &[
+            "format",
+            &data_arg,
+            "hash",
+            "-s",
+            "01",
+            "--uuid",
+            UUID,
+            "--root-hash-file=rh",
+        ],
+        &|_| {},
+    );
+    // Through links to existing files, larger than the outputs: HASH is
+    // written in place and keeps its bytes after the image, the root hash
+    // file is cut to the hash; both keep their modes.
+    let linked = |x: &Path| {
+        std::fs::write(x.join("img"), old).unwrap();
+        set_mode(&x.join("img"), 0o640);
+        std::fs::write(x.join("root.txt"), old).unwrap();
+        set_mode(&x.join("root.txt"), 0o604);
+        std::os::unix::fs::symlink("img", x.join("hash")).unwrap();
+        std::os::unix::fs::symlink("root.txt", x.join("rh")).unwrap();
+    };
+    for offset in ["0", "8192"] {
+        same_outputs(
+            d,
+            "veritysetup",
+            &[
+                "format",
+                &data_arg,
+                "hash",
+                "-s",
+                "01",
+                "--uuid",
+                UUID,
+                "--root-hash-file=rh",
+                &format!("--hash-offset={offset}"),
+            ],
+            &linked,
+        );
+    }
+    // A link to nothing: as HASH, veritysetup finds no device (exit 4); as
+    // the root hash file, it makes the link's target.
+    same_outputs(
+        d,
+        "veritysetup",
+        &[
+            "format",
+            &data_arg,
+            "hash",
+            "-s",
+            "01",
+            "--uuid",
+            UUID,
+            "--root-hash-file=rh",
+        ],
+        &|x| std::os::unix::fs::symlink("rh.txt", x.join("rh")).unwrap(),
+    );
+    let (o, _) = same_outputs(
+        d,
+        "veritysetup",
+        &["format", &data_arg, "hash", "-s", "01"],
+        &|x| std::os::unix::fs::symlink("nothing", x.join("hash")).unwrap(),
+    );
+    assert_eq!(o.status.code(), Some(4));
+    // fsverity's outputs: new files 0666 less the umask, existing files
+    // (through links) cut and rewritten with their modes, links to nothing
+    // followed.
+    let args = [
+        "digest",
+        &data_arg,
+        "--block-size=1024",
+        "--out-merkle-tree=tree",
+        "--out-descriptor=desc",
+    ];
+    same_outputs(d, "fsverity", &args, &|_| {});
+    same_outputs(d, "fsverity", &args, &|x| {
+        std::fs::write(x.join("t"), old).unwrap();
+        set_mode(&x.join("t"), 0o620);
+        std::os::unix::fs::symlink("t", x.join("tree")).unwrap();
+        std::os::unix::fs::symlink("d", x.join("desc")).unwrap();
+    });
+}
+
+#[test]
+fn a_writable_hash_in_a_read_only_directory_is_written_in_place() {
+    if !tool_or_skip("veritysetup", "cryptsetup-bin") {
+        return;
+    }
+    let dir = temp_dir("rodir");
+    let d = &dir.0;
+    std::fs::write(d.join("data"), bytes(20 * 4096, 23)).unwrap();
+    let ro = d.join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    std::fs::write(ro.join("hash"), bytes(50000, 24)).unwrap();
+    std::fs::copy(ro.join("hash"), d.join("want")).unwrap();
+    let args = s(&["format", "data", "want", "-s", "01", "--uuid", UUID]);
+    let want = ok(d, "veritysetup", &args);
+    set_mode(&ro.join("hash"), 0o666);
+    set_mode(&ro, 0o555);
+    let mut cmd = vec!["verity".to_string()];
+    cmd.extend(s(&[
+        "format", "data", "ro/hash", "-s", "01", "--uuid", UUID,
+    ]));
+    // Root writes any directory: run as nobody where the test is root.
+    let root = euid() == 0;
+    let out = if root {
+        if !Command::new("setpriv")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+        {
+            mbhash_test_support::skip_or_require(
+                "verity",
+                "the read-only directory test",
+                "running as root without setpriv",
+            );
+            return;
+        }
+        let mut a = s(&["--reuid=65534", "--regid=65534", "--clear-groups", MBHASH]);
+        a.extend(cmd);
+        set_mode(d, 0o755);
+        run(d, "setpriv", &a)
+    } else {
+        run(d, MBHASH, &cmd)
+    };
+    set_mode(&ro, 0o755);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        want.replace("want", "ro/hash")
+    );
+    assert!(std::fs::read(ro.join("hash")).unwrap() == std::fs::read(d.join("want")).unwrap());
+    let left: Vec<_> = std::fs::read_dir(&ro)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+}
+
+/// The effective user id (from /proc, as the test may not link libc).
+fn euid() -> u32 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let line = status.lines().find(|l| l.starts_with("Uid:")).unwrap();
+    line.split_whitespace().nth(2).unwrap().parse().unwrap()
+}
+
+#[test]
+fn hash_offset_and_verify_exit_status_match_veritysetup() {
+    if !tool_or_skip("veritysetup", "cryptsetup-bin") {
+        return;
+    }
+    let dir = temp_dir("offset");
+    let d = &dir.0;
+    std::fs::write(d.join("data"), bytes(300 * 512 + 7, 25)).unwrap();
+    std::fs::write(d.join("one"), bytes(4096, 26)).unwrap();
+    let old = bytes(200 * 1024, 27);
+    for superblock in [true, false] {
+        for (hb, offset) in [
+            (4096, 0),
+            (4096, 512),
+            (4096, 4608),
+            (512, 4608),
+            (1024, 8192),
+        ] {
+            let mut args = s(&["format", "../data", "hash", "-s", "ab"]);
+            args.push(format!("--hash-offset={offset}"));
+            args.push(format!("--hash-block-size={hb}"));
+            args.push("--data-block-size=512".into());
+            args.push(if superblock {
+                format!("--uuid={UUID}")
+            } else {
+                "--no-superblock".into()
+            });
+            let what = format!("sb {superblock} hash block {hb} offset {offset}");
+            // Over an existing file of other bytes, and as a new file.
+            for existing in [true, false] {
+                let (o, t) = same_outputs(
+                    d,
+                    "veritysetup",
+                    &args.iter().map(String::as_str).collect::<Vec<_>>(),
+                    &|x| {
+                        if existing {
+                            std::fs::write(x.join("hash"), &old).unwrap();
+                        }
+                    },
+                );
+                assert!(o.status.success(), "{what}");
+                assert_eq!(o.stdout, t.stdout, "{what}: summary");
+            }
+            let summary = ok(&d.join("theirs"), "veritysetup", &args);
+            let root = summary
+                .lines()
+                .find_map(|l| l.strip_prefix("Root hash:      \t"))
+                .unwrap()
+                .to_string();
+            // Verified both ways, at the offset (and not without it, where
+            // it moves the superblock).
+            let mut v = s(&["verify", "data"]);
+            v.push(String::new());
+            v.push(root.clone());
+            v.extend(
+                args[3..]
+                    .iter()
+                    .filter(|a| !a.starts_with("--uuid"))
+                    .cloned(),
+            );
+            for (tool, image) in [("veritysetup", "ours/hash"), (MBHASH, "theirs/hash")] {
+                let mut a = v.clone();
+                a[2] = image.into();
+                if tool == MBHASH {
+                    a.insert(0, "verity".into());
+                }
+                let out = run(d, tool, &a);
+                assert!(
+                    out.status.success(),
+                    "{what}: {tool} {image}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+            if superblock && offset != 0 {
+                let mut a = v.clone();
+                a[2] = "ours/hash".into();
+                a.retain(|x| !x.starts_with("--hash-offset"));
+                let theirs = run(d, "veritysetup", &a).status.code();
+                a.insert(0, "verity".into());
+                assert_eq!(
+                    run(d, MBHASH, &a).status.code(),
+                    theirs,
+                    "{what}: no offset"
+                );
+            }
+        }
+    }
+    // Exit status of verify: a root hash that data and image agree on but
+    // is not theirs is 1, corruption 2; a one-block tree's corrupt block
+    // changes the root only.
+    let fmt = |data: &str| {
+        let out = ok(d, "veritysetup", &s(&["format", data, "h", "-s", "01"]));
+        out.lines()
+            .find_map(|l| l.strip_prefix("Root hash:      \t"))
+            .unwrap()
+            .to_string()
+    };
+    let status = |args: &[&str]| {
+        let t = run(d, "veritysetup", &s(args)).status.code();
+        let mut a = s(&["verity"]);
+        a.extend(s(args));
+        let o = run(d, MBHASH, &a);
+        assert_eq!(o.status.code(), t, "{args:?}");
+        (t, String::from_utf8(o.stdout).unwrap())
+    };
+    let root = fmt("data");
+    let mut wrong = root.clone().into_bytes();
+    wrong[0] = if wrong[0] == b'0' { b'1' } else { b'0' };
+    let wrong = String::from_utf8(wrong).unwrap();
+    assert_eq!(status(&["verify", "data", "h", &root]).0, Some(0));
+    assert_eq!(
+        status(&["verify", "data", "h", &wrong]),
+        (Some(1), "root hash mismatch\n".into())
+    );
+    std::fs::copy(d.join("data"), d.join("bad")).unwrap();
+    flip(&d.join("bad"), 9);
+    assert_eq!(status(&["verify", "bad", "h", &root]).0, Some(2));
+    let root = fmt("one");
+    std::fs::copy(d.join("one"), d.join("bad")).unwrap();
+    flip(&d.join("bad"), 9);
+    assert_eq!(
+        status(&["verify", "bad", "h", &root]),
+        (Some(1), "root hash mismatch\n".into())
+    );
+}
+
+#[test]
+fn a_failed_format_leaves_an_existing_hash_as_it_was() {
+    let dir = temp_dir("failed");
+    let d = &dir.0;
+    std::fs::write(d.join("data"), bytes(64 * 4096, 28)).unwrap();
+    let old = bytes(100_000, 29);
+    std::fs::write(d.join("hash"), &old).unwrap();
+    std::os::unix::fs::symlink("hash", d.join("link")).unwrap();
+    // The engine fails after the superblock is written (to the stage).
+    for target in ["hash", "link"] {
+        let out = Command::new(MBHASH)
+            .args(["verity", "format", "data", target, "-s", "01"])
+            .current_dir(d)
+            .env("MBHASH_SHA256_ENGINE", "no-such-engine")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{target}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-engine"));
+        assert!(
+            std::fs::read(d.join("hash")).unwrap() == old,
+            "{target}: written"
+        );
+        let names: Vec<_> = std::fs::read_dir(d)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), 3, "{target}: {names:?}");
+    }
 }

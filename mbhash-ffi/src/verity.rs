@@ -83,10 +83,14 @@ fn error(e: &VerityError) -> mbh_result {
         | VerityError::Algorithm(_)
         | VerityError::Version(_)
         | VerityError::RootHashLength { .. }
+        | VerityError::HashOffset(_)
+        | VerityError::RootNotDigest
         | VerityError::TooManyLevels => mbh_result::MBH_INVALID_PARAMETER,
-        VerityError::DataSize(_) | VerityError::Truncated { .. } | VerityError::Superblock(_) => {
-            mbh_result::MBH_BAD_IMAGE
-        }
+        VerityError::DataSize(_)
+        | VerityError::Truncated { .. }
+        | VerityError::TrailingData { .. }
+        | VerityError::Descriptor(_)
+        | VerityError::Superblock(_) => mbh_result::MBH_BAD_IMAGE,
         VerityError::Engine(_) => mbh_result::MBH_UNSUPPORTED_ENGINE,
         VerityError::Io(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
             mbh_result::MBH_BAD_IMAGE

@@ -9,9 +9,16 @@
 //!   the digest length (zero-padded), in format 0 (Chrome OS) they are
 //!   packed; the rest of the block is zeros.
 //! * Format 1 hashes `salt || block`, format 0 `block || salt`.
-//! * The image is an optional 512-byte superblock (its own hash block,
-//!   zero-padded), then the levels, top first. The root hash is the hash of
-//!   the top block (of the one data block if there is just one).
+//! * The image is an optional 512-byte superblock (its own hash block),
+//!   then the levels, top first. The root hash is the hash of the top block
+//!   (of the one data block if there is just one).
+//! * The image may start at a byte offset of the hash device
+//!   ([`Params::hash_offset`], veritysetup's `--hash-offset`, a multiple of
+//!   512): the superblock is there, and the tree at the next hash block
+//!   boundary after it (without a superblock: at the hash block boundary at
+//!   or below the offset, as veritysetup places it). Only the superblock's
+//!   512 bytes and the tree are written: other bytes of the device stay as
+//!   they were.
 
 use crate::Algo;
 use crate::alg::Algorithm;
@@ -48,6 +55,8 @@ pub struct Params {
     pub uuid: [u8; 16],
     /// Data blocks covered; `None`: every whole block of the data.
     pub data_blocks: Option<u64>,
+    /// Byte offset of the image on the hash device (a multiple of 512).
+    pub hash_offset: u64,
 }
 
 impl Params {
@@ -85,6 +94,7 @@ impl Params {
             superblock: true,
             uuid: [0; 16],
             data_blocks: None,
+            hash_offset: 0,
         })
     }
 
@@ -130,13 +140,29 @@ impl Params {
         &self.salt
     }
 
-    /// Byte offset of the tree in the hash image: one hash block for the
-    /// superblock, if there is one.
+    /// Byte offset of the tree on the hash device: with a superblock, the
+    /// first hash block boundary at or after its end; without, the hash
+    /// block boundary at or below [`Params::hash_offset`] (as veritysetup
+    /// and the kernel's hash start block).
     pub fn tree_offset(&self) -> u64 {
+        let hb = self.hash_block_size as u64;
         if self.superblock {
-            SUPERBLOCK_LEN.next_multiple_of(self.hash_block_size) as u64
+            (self.hash_offset + SUPERBLOCK_LEN as u64).next_multiple_of(hb)
         } else {
-            0
+            self.hash_offset / hb * hb
+        }
+    }
+
+    /// Checks [`Params::hash_offset`]: a multiple of 512, as veritysetup
+    /// takes it.
+    ///
+    /// # Errors
+    /// [`VerityError::HashOffset`] otherwise.
+    pub fn check_hash_offset(&self) -> Result<(), VerityError> {
+        if self.hash_offset.is_multiple_of(512) {
+            Ok(())
+        } else {
+            Err(VerityError::HashOffset(self.hash_offset))
         }
     }
 
@@ -298,14 +324,28 @@ impl Superblock {
     /// # Errors
     /// An image shorter than a superblock, an I/O error, or a bad superblock.
     pub fn read(image: &dyn TreeSource) -> Result<Superblock, VerityError> {
+        Superblock::read_at(image, 0)
+    }
+
+    /// Reads and parses the superblock at byte `offset` of a hash device
+    /// ([`Params::hash_offset`]).
+    ///
+    /// # Errors
+    /// A device that ends before the superblock does, an I/O error, or a
+    /// bad superblock.
+    pub fn read_at(image: &dyn TreeSource, offset: u64) -> Result<Superblock, VerityError> {
         let have = image.size()?;
-        if have < SUPERBLOCK_LEN as u64 {
-            return Err(VerityError::Superblock(format!(
-                "hash image of {have} bytes is too short for a superblock"
-            )));
+        if have < offset.saturating_add(SUPERBLOCK_LEN as u64) {
+            return Err(VerityError::Superblock(if offset == 0 {
+                format!("hash image of {have} bytes is too short for a superblock")
+            } else {
+                format!(
+                    "hash image of {have} bytes is too short for a superblock at offset {offset}"
+                )
+            }));
         }
         let mut b = [0u8; SUPERBLOCK_LEN];
-        image.read_exact_at(0, &mut b)?;
+        image.read_exact_at(offset, &mut b)?;
         Superblock::parse(&b)
     }
 }
@@ -319,13 +359,15 @@ pub struct Formatted {
     pub data_blocks: u64,
     /// Hash blocks of the tree (not counting the superblock's).
     pub hash_blocks: u64,
-    /// Bytes of the hash image.
+    /// Bytes of the hash image, from the start of the hash device (with
+    /// [`Params::hash_offset`], where the image ends on it).
     pub hash_image_len: u64,
     /// Tree levels.
     pub levels: usize,
 }
 
-/// Bytes of the hash image for `data_blocks` blocks.
+/// Bytes of the hash image for `data_blocks` blocks, from the start of the
+/// hash device (where it ends with [`Params::hash_offset`]).
 ///
 /// # Errors
 /// If the tree would have too many levels.
@@ -333,8 +375,9 @@ pub fn image_len(params: &Params, data_blocks: u64) -> Result<u64, VerityError> 
     Ok(params.tree_offset() + params.shape(data_blocks)?.tree_len())
 }
 
-/// Writes the hash image of `input` to `image` (the superblock, if on, then
-/// the tree, top level first), as `veritysetup format` does.
+/// Writes the hash image of `input` to `image` (the superblock, if on, at
+/// [`Params::hash_offset`], then the tree, top level first), as
+/// `veritysetup format` does: nothing else of `image` is written.
 ///
 /// # Errors
 /// No whole data block, reading the data, writing the image, an engine
@@ -354,13 +397,13 @@ fn format_with<A: Algorithm>(
     image: &mut dyn TreeSink,
     opts: &Options<'_>,
 ) -> Result<Formatted, VerityError> {
+    params.check_hash_offset()?;
     let data_blocks = params.blocks_of(input.size()?)?;
     let shape = params.shape(data_blocks)?;
     let base = params.tree_offset();
     if params.superblock {
-        let mut first = vec![0u8; base as usize];
-        first[..SUPERBLOCK_LEN].copy_from_slice(&params.superblock_for(data_blocks).to_bytes());
-        image.write_at(0, &first)?;
+        let sb = params.superblock_for(data_blocks).to_bytes();
+        image.write_at(params.hash_offset, &sb)?;
     }
     let root = tree::build(&shape, &params.salted::<A>()?, input, image, base, opts)?;
     Ok(Formatted {
@@ -402,9 +445,10 @@ fn verify_with<A: Algorithm>(
     root_hash: &[u8],
     opts: &Options<'_>,
 ) -> Result<Report, VerityError> {
+    params.check_hash_offset()?;
     let mut params = params.clone();
     if params.superblock {
-        let sb = Superblock::read(image)?;
+        let sb = Superblock::read_at(image, params.hash_offset)?;
         let mismatch = |what: &str, theirs: String, ours: String| {
             Err(VerityError::Superblock(format!(
                 "its {what} is {theirs}, not {ours}"

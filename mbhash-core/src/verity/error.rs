@@ -54,6 +54,21 @@ pub enum VerityError {
     Superblock(String),
     /// The tree would have more levels than the format allows.
     TooManyLevels,
+    /// A hash offset that is not a multiple of 512 bytes.
+    HashOffset(u64),
+    /// A stored tree longer than the data's tree: bytes after it.
+    TrailingData {
+        /// Bytes the tree has.
+        need: u64,
+        /// Bytes there are.
+        have: u64,
+    },
+    /// An fs-verity descriptor that is not one (bad version, algorithm,
+    /// block size, salt size or nonzero reserved bytes).
+    Descriptor(String),
+    /// The value given as the fs-verity file digest is the tree's root hash
+    /// (the hash of its top block), not the digest of the descriptor.
+    RootNotDigest,
     /// The engine named by the environment is unknown or unsupported.
     Engine(EngineError),
     /// Reading the data or the tree, or writing the tree.
@@ -88,6 +103,19 @@ impl fmt::Display for VerityError {
             ),
             VerityError::Superblock(msg) => write!(f, "verity superblock: {msg}"),
             VerityError::TooManyLevels => f.write_str("too many tree levels"),
+            VerityError::HashOffset(o) => {
+                write!(f, "invalid hash offset {o}: must be a multiple of 512")
+            }
+            VerityError::TrailingData { need, have } => write!(
+                f,
+                "tree file has {} bytes after its {need}-byte tree ({have} bytes)",
+                have - need
+            ),
+            VerityError::Descriptor(msg) => write!(f, "fs-verity descriptor: {msg}"),
+            VerityError::RootNotDigest => f.write_str(
+                "the hash given is the Merkle tree's root hash, not the file digest \
+                 (as `verity digest` prints it; `verity digest --print-root` prints the root)",
+            ),
             VerityError::Engine(e) => write!(f, "{e}"),
             VerityError::Io(e) => write!(f, "{e}"),
         }

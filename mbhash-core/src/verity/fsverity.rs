@@ -13,6 +13,13 @@
 //!   the block size, the salt size, the data size (little-endian), the root
 //!   hash and the salt; the file digest is the hash of the descriptor.
 //! * The tree file (`--out-merkle-tree`) holds the levels top first.
+//!
+//! Verification ([`verify`], [`verify_descriptor`]) is against the file
+//! digest, as the kernel enables a file and `fsverity digest` prints it:
+//! the descriptor (given, or rebuilt from the parameters, the data's size
+//! and the stored tree's top) must hash to it, so that a change of the
+//! data's length, even by zero bytes inside the last block, is found.
+//! [`verify_root`] checks the tree alone against a root hash.
 
 use crate::Algo;
 use crate::alg::Algorithm;
@@ -22,6 +29,9 @@ use super::tree::{self, Shape};
 use super::{
     Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size, check_root_hash,
 };
+
+/// Bytes of the descriptor's root hash field (the digest, zero-padded).
+const ROOT_FIELD: usize = 64;
 
 /// Bytes of a descriptor.
 pub const DESCRIPTOR_LEN: usize = 256;
@@ -205,13 +215,186 @@ fn build_with<A: Algorithm>(
     })
 }
 
+/// A parsed descriptor (as [`build`] makes it and `--out-descriptor`
+/// writes it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Descriptor {
+    /// Algorithm, block size and salt.
+    pub params: Params,
+    /// Bytes of data.
+    pub data_size: u64,
+    /// The Merkle tree's root hash.
+    pub root_hash: Vec<u8>,
+}
+
+impl Descriptor {
+    /// Parses the 256 bytes of a descriptor without a signature.
+    ///
+    /// # Errors
+    /// [`VerityError::Descriptor`]: another length, a version other than
+    /// 1, an unknown algorithm, a block size or salt size out of range, a
+    /// signature size, or nonzero bytes where the format has zeros.
+    pub fn parse(b: &[u8]) -> Result<Descriptor, VerityError> {
+        let bad = |m: String| Err(VerityError::Descriptor(m));
+        if b.len() != DESCRIPTOR_LEN {
+            return bad(format!("{} bytes, not {DESCRIPTOR_LEN}", b.len()));
+        }
+        if b[0] != 1 {
+            return bad(format!("unsupported version {}", b[0]));
+        }
+        let alg = match b[1] {
+            1 => Algo::Sha256,
+            2 => Algo::Sha512,
+            n => return bad(format!("unknown hash algorithm number {n}")),
+        };
+        let log = u32::from(b[2]);
+        let block_size = 1usize.checked_shl(log).filter(|_| log < 32).unwrap_or(0);
+        let salt_len = usize::from(b[3]);
+        if salt_len > MAX_SALT {
+            return bad(format!("salt size {salt_len} over {MAX_SALT}"));
+        }
+        if b[4..8] != [0; 4] {
+            return bad("it has a signature size (a signed file's descriptor?)".into());
+        }
+        let d = alg.output_len();
+        let zero = |r: core::ops::Range<usize>| b[r].iter().all(|&x| x == 0);
+        if !zero(16 + d..16 + ROOT_FIELD) || !zero(80 + salt_len..DESCRIPTOR_LEN) {
+            return bad("nonzero bytes past the root hash or salt".into());
+        }
+        let params = Params::new(alg, block_size, &b[80..80 + salt_len])
+            .map_err(|e| VerityError::Descriptor(e.to_string()))?;
+        Ok(Descriptor {
+            params,
+            data_size: u64::from_le_bytes(b[8..16].try_into().expect("8 bytes")),
+            root_hash: b[16..16 + d].to_vec(),
+        })
+    }
+}
+
+/// What verification against a file digest found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FsReport {
+    /// Blocks of the data and the stored tree found inconsistent (against
+    /// the descriptor's root hash, or with no descriptor against the root
+    /// the stored tree gives, so that only the blocks disagreeing with it
+    /// are listed).
+    pub blocks: Report,
+    /// The descriptor (given, or rebuilt from the parameters, the data's
+    /// length and the stored tree's top) does not hash to the file digest
+    /// given: the data's length or content, the tree or the descriptor is
+    /// not the one the digest was made of.
+    pub digest_mismatch: bool,
+    /// The data's length, where it differs from the descriptor's (the
+    /// blocks are then not checked).
+    pub size_mismatch: Option<u64>,
+}
+
+impl FsReport {
+    /// True if the data, tree and descriptor are the ones of the digest.
+    pub fn is_ok(&self) -> bool {
+        self.blocks.is_ok() && !self.digest_mismatch && self.size_mismatch.is_none()
+    }
+}
+
+/// Verifies `input` and a stored Merkle tree (as [`build`] writes it)
+/// against the file `digest` (as [`FsVerity::digest`] and `fsverity digest`
+/// give it): the descriptor of the data's length and the stored tree's root
+/// must hash to it, and every block must agree with the tree.
+///
+/// # Errors
+/// A digest of the wrong length, a tree file of another length than the
+/// data's tree ([`VerityError::Truncated`], [`VerityError::TrailingData`]),
+/// the tree's root hash given for the digest
+/// ([`VerityError::RootNotDigest`]), an I/O error. Corruption is reported
+/// in the [`FsReport`], not as an error.
+pub fn verify(
+    params: &Params,
+    input: Input<'_>,
+    tree: &dyn TreeSource,
+    digest: &[u8],
+    opts: &Options<'_>,
+) -> Result<FsReport, VerityError> {
+    check_root_hash(params.alg, digest)?;
+    crate::with_algo!(params.alg, A => verify_digest_with::<A>(params, None, input, tree, digest, opts))
+}
+
+/// Like [`verify`], with the descriptor (as `--out-descriptor` writes it)
+/// giving the parameters, the data's length and the root hash: it must hash
+/// to `digest`, and the data must have its length.
+///
+/// # Errors
+/// As [`verify`], and a descriptor that does not parse
+/// ([`Descriptor::parse`]).
+pub fn verify_descriptor(
+    descriptor: &[u8],
+    input: Input<'_>,
+    tree: &dyn TreeSource,
+    digest: &[u8],
+    opts: &Options<'_>,
+) -> Result<FsReport, VerityError> {
+    let desc = Descriptor::parse(descriptor)?;
+    let params = desc.params.clone();
+    check_root_hash(params.alg, digest)?;
+    crate::with_algo!(params.alg, A => verify_digest_with::<A>(&params, Some(&desc), input, tree, digest, opts))
+}
+
+fn verify_digest_with<A: Algorithm>(
+    params: &Params,
+    desc: Option<&Descriptor>,
+    input: Input<'_>,
+    tree: &dyn TreeSource,
+    digest: &[u8],
+    opts: &Options<'_>,
+) -> Result<FsReport, VerityError> {
+    let have_len = input.size()?;
+    let size = desc.map_or(have_len, |d| d.data_size);
+    let shape = params.shape(size)?;
+    let salted = params.salted::<A>()?;
+    let mut report = FsReport::default();
+    let root = match desc {
+        Some(d) => d.root_hash.clone(),
+        None => {
+            check_tree_len(&shape, tree)?;
+            tree::stored_root(&shape, &salted, &input, tree, 0)?
+        }
+    };
+    let descriptor = params.descriptor(size, &root);
+    let computed = crate::hash_many::<A>(&[&descriptor])[0].as_ref().to_vec();
+    if computed != digest {
+        if digest == root.as_slice() {
+            return Err(VerityError::RootNotDigest);
+        }
+        report.digest_mismatch = true;
+    }
+    if have_len != size {
+        report.size_mismatch = Some(have_len);
+        return Ok(report);
+    }
+    check_tree_len(&shape, tree)?;
+    report.blocks = tree::verify(&shape, &salted, input, tree, 0, &root, opts)?;
+    Ok(report)
+}
+
+/// A tree file must hold the data's tree and nothing after it.
+fn check_tree_len(shape: &Shape, tree: &dyn TreeSource) -> Result<(), VerityError> {
+    let (need, have) = (shape.tree_len(), tree.size()?);
+    if have < need {
+        Err(VerityError::Truncated { need, have })
+    } else if have > need {
+        Err(VerityError::TrailingData { need, have })
+    } else {
+        Ok(())
+    }
+}
+
 /// Verifies `input` against a stored Merkle tree (as [`build`] writes it)
-/// and its root hash.
+/// and its root hash (the tree alone: not the data's length, which only the
+/// file digest covers; [`verify`] checks that).
 ///
 /// # Errors
 /// A root hash of the wrong length, a tree shorter than the data needs, an
 /// I/O error. Corruption is reported in the [`Report`], not as an error.
-pub fn verify(
+pub fn verify_root(
     params: &Params,
     input: Input<'_>,
     tree: &dyn TreeSource,
@@ -219,10 +402,10 @@ pub fn verify(
     opts: &Options<'_>,
 ) -> Result<Report, VerityError> {
     check_root_hash(params.alg, root_hash)?;
-    crate::with_algo!(params.alg, A => verify_with::<A>(params, input, tree, root_hash, opts))
+    crate::with_algo!(params.alg, A => verify_root_with::<A>(params, input, tree, root_hash, opts))
 }
 
-fn verify_with<A: Algorithm>(
+fn verify_root_with<A: Algorithm>(
     params: &Params,
     input: Input<'_>,
     tree: &dyn TreeSource,

@@ -17,7 +17,11 @@
 //! Verification ([`fsverity::verify`], [`dmverity::verify`]) checks every
 //! stored hash block against its parent (the top one against the root hash)
 //! and every data block against its stored hash, and reports them all, not
-//! only the first.
+//! only the first. fs-verity is verified against the file digest (the hash
+//! of the descriptor, which holds the data's length), as the kernel enables
+//! a file; a root hash that the data and tree agree on but that is not the
+//! one given is told apart from corruption ([`Report::only_root_differs`]),
+//! as `veritysetup verify` does.
 //!
 //! ```
 //! use mbhash_core::Algo;

@@ -124,6 +124,12 @@ pub struct Report {
     /// The root hash given is not the tree's (an empty fs-verity file's root
     /// hash is all zeros). Set only where no block can be blamed.
     pub root_mismatch: bool,
+    /// The data and the stored tree agree with each other and only the root
+    /// hash given is not theirs: the one finding is the top hash block (in
+    /// a tree of no levels, the one data block) not hashing to the root.
+    /// `veritysetup verify` tells this apart from corruption ("Verification
+    /// of root hash failed", exit 1, where corruption exits 2).
+    pub only_root_differs: bool,
 }
 
 impl Report {
@@ -370,6 +376,7 @@ pub(crate) fn verify<A: Algorithm>(
         for_each_leaf_chunk(s, salted, input, opts, &mut |_, digests| {
             if digests[..d] != *root {
                 report.bad_data_blocks.push(0);
+                report.only_root_differs = true;
             }
             Ok(())
         })?;
@@ -377,14 +384,16 @@ pub(crate) fn verify<A: Algorithm>(
     }
     let mut parents = ParentCache::new(s, tree, base);
     // The top block against the root hash.
+    let mut top_differs = false;
     {
         let mut block = vec![0; s.hash_block];
         tree.read_exact_at(base + s.level_offset[top - 1], &mut block)?;
         salted.hash_blocks(&block, s.hash_block, &mut ctxs, |_, h| {
-            if h != root {
-                report.bad_hash_blocks.push(parents.bad(top - 1, 0));
-            }
+            top_differs = h != root;
         })?;
+        if top_differs {
+            report.bad_hash_blocks.push(parents.bad(top - 1, 0));
+        }
     }
     // Each level's blocks against the stored hashes in the level above.
     for level in (0..top - 1).rev() {
@@ -426,7 +435,47 @@ pub(crate) fn verify<A: Algorithm>(
     // loaded; that may be after its own check against level 1.
     report.bad_hash_blocks.sort_unstable();
     report.bad_hash_blocks.dedup();
+    report.only_root_differs = top_differs
+        && !parents.dirty
+        && report.bad_data_blocks.is_empty()
+        && report.bad_hash_blocks.len() == 1;
     Ok(report)
+}
+
+/// The root hash the stored tree (at `base` in `tree`) and the data give
+/// of themselves: the hash of the top block, of the one data block if the
+/// tree has no levels, all zeros for no data. Verifying against it checks
+/// the tree's consistency alone.
+pub(crate) fn stored_root<A: Algorithm>(
+    shape: &Shape,
+    salted: &Salted<A>,
+    input: &Input<'_>,
+    tree: &dyn TreeSource,
+    base: u64,
+) -> Result<Vec<u8>, VerityError> {
+    let (bytes, block) = if shape.data_blocks == 0 {
+        return Ok(vec![0; shape.digest]);
+    } else if let Some(top) = shape.levels.len().checked_sub(1) {
+        let mut block = vec![0; shape.hash_block];
+        tree.read_exact_at(base + shape.level_offset[top], &mut block)?;
+        (block, shape.hash_block)
+    } else {
+        let mut block = vec![0; shape.data_block];
+        let len = shape.data_len.min(shape.data_block as u64) as usize;
+        match input {
+            Input::File(f) => Positional::File(f).read_exact_at(0, &mut block[..len])?,
+            Input::Bytes(b) => Positional::Bytes(b).read_exact_at(0, &mut block[..len])?,
+            Input::Reader(..) => {
+                return Err(VerityError::DataSize(
+                    "a tree of one data block is checked over positional data only".into(),
+                ));
+            }
+        }
+        (block, shape.data_block)
+    };
+    let mut root = Vec::new();
+    salted.hash_blocks(&bytes, block, &mut Vec::new(), |_, h| root = h.to_vec())?;
+    Ok(root)
 }
 
 /// The last hash block read from each level, with the check of its unused
@@ -437,6 +486,8 @@ struct ParentCache<'t> {
     base: u64,
     /// Per level: block index loaded and its bytes.
     loaded: Vec<Option<(u64, Vec<u8>)>>,
+    /// A block was found with unused bytes that are not zero.
+    dirty: bool,
 }
 
 impl<'t> ParentCache<'t> {
@@ -446,6 +497,7 @@ impl<'t> ParentCache<'t> {
             tree,
             base,
             loaded: vec![None; shape.levels.len()],
+            dirty: false,
         }
     }
 
@@ -487,6 +539,7 @@ impl<'t> ParentCache<'t> {
             }) || block[used * s.stride..].iter().any(|&b| b != 0);
             if spare_dirty {
                 report.bad_hash_blocks.push(bad);
+                self.dirty = true;
             }
             self.loaded[level] = Some((index, block));
         }
