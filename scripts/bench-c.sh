@@ -1,0 +1,139 @@
+#!/usr/bin/env sh
+# C entry against C entry: scripts/bench-c/driver.c built twice, once
+# against mbhash's C library (target/release/libmbhash_ffi.a, the header
+# and the isa-l_crypto drop-in headers of mbhash-ffi/include) and once
+# against ISA-L crypto and ISA-L (never both in one binary: the isal_*
+# symbols collide). The two programs run in alternating processes, pinned to
+# one CPU; each cell's figure per entry is the median over the runs, and a
+# cell's ratio is mbhash's best entry over ISA-L's best entry (every
+# per-ISA manager and CRC function ISA-L exports is timed, not only what its
+# dispatcher picks). Digest fingerprints must agree across the two builds.
+#
+#   scripts/bench-c.sh [--quick] [--runs N] [--cpu N]
+#
+# ISA-L crypto: MBHASH_ISAL_CRYPTO_DIR (holding lib/libisal_crypto.a and
+# include/isa-l_crypto/). ISA-L: MBHASH_ISAL_DIR (holding libisal.a in
+# itself or lib/, and crc.h in include/ or itself), else the system's
+# libisal-dev. Without a peer its cells show mbhash alone.
+set -eu
+cd "$(dirname "$0")/.."
+
+runs=3
+cpu=
+mode=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) mode=quick; runs=1; shift ;;
+    --runs) runs=$2; shift 2 ;;
+    --cpu) cpu=$2; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    *) echo "bench-c.sh: unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+
+cc=${CC:-cc}
+out=${CARGO_TARGET_DIR:-target}/bench-c
+mkdir -p "$out"
+cargo build --release -p mbhash-ffi
+lib=${CARGO_TARGET_DIR:-target}/release/libmbhash_ffi.a
+cflags="-O2 -std=c11 -Wall -Wextra -Werror"
+$cc $cflags -DSIDE_MBHASH -Imbhash-ffi/include scripts/bench-c/driver.c "$lib" \
+  -lpthread -ldl -lm -o "$out/bench-mbhash"
+
+# The peers.
+isal_flags=
+isal_libs=
+crypto=${MBHASH_ISAL_CRYPTO_DIR:-}
+if [ -n "$crypto" ] && [ -f "$crypto/lib/libisal_crypto.a" ]; then
+  isal_flags="$isal_flags -I$crypto/include"
+  isal_libs="$isal_libs $crypto/lib/libisal_crypto.a"
+else
+  echo "ISA-L crypto not found (MBHASH_ISAL_CRYPTO_DIR): SHA cells show mbhash alone"
+  isal_flags="$isal_flags -DNO_ISAL_CRYPTO"
+fi
+isal=${MBHASH_ISAL_DIR:-}
+isal_lib=
+for f in "$isal/libisal.a" "$isal/lib/libisal.a"; do
+  if [ -n "$isal" ] && [ -f "$f" ]; then isal_lib=$f; fi
+done
+if [ -n "$isal_lib" ]; then
+  for d in "$isal/include" "$isal"; do
+    if [ -f "$d/crc.h" ]; then isal_flags="$isal_flags -I$d"; fi
+  done
+  isal_libs="$isal_libs $isal_lib"
+elif [ -f /usr/include/isa-l/crc.h ]; then
+  isal_flags="$isal_flags -I/usr/include/isa-l"
+  isal_libs="$isal_libs -l:libisal.a"
+else
+  echo "ISA-L not found (MBHASH_ISAL_DIR or libisal-dev): CRC cells show mbhash alone"
+  isal_flags="$isal_flags -DNO_ISAL_CRC"
+fi
+# shellcheck disable=SC2086
+$cc $cflags -DSIDE_ISAL $isal_flags scripts/bench-c/driver.c $isal_libs -o "$out/bench-isal"
+
+pin=
+if command -v taskset >/dev/null 2>&1; then
+  cpu=${cpu:-$(($(nproc) - 1))}
+  pin="taskset -c $cpu"
+fi
+model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+echo "CPU: ${model:-unknown}; pinned to: ${cpu:-no pinning}; runs: $runs${mode:+ ($mode)}"
+
+results="$out/results.txt"
+: > "$results"
+i=0
+while [ "$i" -lt "$runs" ]; do
+  $pin "$out/bench-mbhash" $mode >> "$results"
+  $pin "$out/bench-isal" $mode >> "$results"
+  i=$((i + 1))
+done
+
+# Medians per cell and entry; the best entry of each side per cell; the
+# ratio (higher is better for mbhash). CRC cells also show ns per call.
+awk '
+function median(key,   n, i, j, t, a) {
+  n = count[key]
+  for (i = 1; i <= n; i++) a[i] = vals[key, i]
+  for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+  return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{
+  for (f = 1; f <= NF; f++) { split($f, kv, "="); v[kv[1]] = kv[2] }
+  cell = v["cell"]; entry = v["entry"]
+  key = cell SUBSEP entry
+  if (!(key in count)) { order[++nkeys] = key }
+  count[key]++
+  vals[key, count[key]] = v["gbps"]
+  nsv[key, count[key]] = v["ns"]
+  if (!(cell in seen)) { cells[++ncells] = cell; seen[cell] = 1 }
+  if ((cell in fp) && fp[cell] != v["fp"]) { bad = bad " " cell " (" entry ")" }
+  fp[cell] = v["fp"]
+}
+END {
+  if (bad != "") { print "DIGESTS DIFFER:" bad; exit 1 }
+  printf "%-18s %-28s %10s %10s\n", "cell", "entry", "GB/s", "ns"
+  for (k = 1; k <= nkeys; k++) {
+    key = order[k]; split(key, p, SUBSEP)
+    m = median(key)
+    # ns at the median GB/s: bytes / GB/s
+    printf "%-18s %-28s %10.3f %10.1f\n", p[1], p[2], m, nsmed(key)
+    side = (p[2] ~ /^mbhash\//) ? "mbhash" : "isal"
+    if (m > best[p[1], side]) { best[p[1], side] = m; bestname[p[1], side] = p[2] }
+  }
+  print ""
+  printf "%-18s %-22s %-24s %8s\n", "cell", "mbhash best", "ISA-L best", "ratio"
+  for (c = 1; c <= ncells; c++) {
+    cell = cells[c]
+    if (best[cell, "isal"] > 0)
+      printf "%-18s %-22s %-24s %8.2f\n", cell, bestname[cell, "mbhash"], bestname[cell, "isal"], best[cell, "mbhash"] / best[cell, "isal"]
+    else
+      printf "%-18s %-22s %-24s %8s\n", cell, bestname[cell, "mbhash"], "(no peer)", "-"
+  }
+}
+function nsmed(key,   n, i, j, t, a) {
+  n = count[key]
+  for (i = 1; i <= n; i++) a[i] = nsv[key, i]
+  for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
+  return (n % 2) ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+' "$results"
