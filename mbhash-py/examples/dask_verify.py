@@ -202,8 +202,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quiet", action="store_true", help="no line per failed file")
     args = ap.parse_args(argv)
 
-    from distributed import Client, LocalCluster
-
     with open(args.manifest, "rb") as f:
         entries, bad = parse_manifest(f.read(), args.algo.replace("-", "_"), args.zero)
     if not entries:
@@ -211,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{os.path.basename(sys.argv[0])}: {args.manifest}: "
               "no properly formatted checksum lines found", file=sys.stderr)
         return 1
+
+    from distributed import Client, LocalCluster
+
     root = args.root or os.path.dirname(os.path.abspath(args.manifest))
     if args.scheduler:
         client = Client(args.scheduler)

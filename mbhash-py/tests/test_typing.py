@@ -60,3 +60,21 @@ def test_misuse_is_rejected(tmp_path):
     for line in (2, 3, 4, 5, 6):
         assert f"bad.py:{line}: error" in out, out
     assert os.path.exists(tmp_path / "cache")
+
+
+def test_stubs_name_every_public_name():
+    # The stubs and the module cannot drift apart: the same public names.
+    import ast
+    stub = pathlib.Path(mbhash.__file__).parent / "__init__.pyi"
+    tree = ast.parse(stub.read_text())
+    named = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            named.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            named.add(node.target.id)
+    public = {n for n in named if not n.startswith("_")} | {"__version__"}
+    runtime = {n for n in dir(mbhash) if not n.startswith("_")} | {"__version__"}
+    # The package's submodule (the extension) is no API.
+    runtime.discard("mbhash")
+    assert public == runtime
