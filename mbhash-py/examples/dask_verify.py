@@ -1,4 +1,4 @@
-"""Verify a checksum manifest across a Dask cluster with mbhash.
+r"""Verify a checksum manifest across a Dask cluster with mbhash.
 
 The manifest is what `mbhash sum` (or sha256sum, sha512sum, ...) writes:
 `HEX  NAME` lines (`HEX *NAME` in binary mode, a leading backslash when the
@@ -14,14 +14,30 @@ installed.
     python dask_verify.py SUMS --scheduler tcp://10.0.0.5:8786
     python dask_verify.py SUMS -a sha512 --chunk 1000 --root /data
 
-Exit status: 0 if every file matched, 1 otherwise (as `sha256sum -c`).
+Failed files are reported as `sha256sum -c` reports them: `NAME: FAILED` or
+`NAME: FAILED open or read` on standard output, the name's bytes as they
+are, escaped as coreutils escapes them in check mode when the name holds a
+newline (a leading backslash, `\\` and `\n` inside). Exit status: 0 if
+every file matched, 1 otherwise, and 1 when the manifest has no checksum
+line at all ("no properly formatted checksum lines found"), as
+`sha256sum -c`.
 """
+
+from __future__ import annotations
 
 import argparse
 import os
 import re
 import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+# What a worker sends back: (ok count, mismatched names,
+# [(name, errno, strerror)], worker address).
+ChunkResult = tuple[int, list[bytes], list[tuple[bytes, "int | None", "str | None"]], "str | None"]
 
 # BSD tags as `mbhash sum --tag` writes them.
 TAGS = {
@@ -48,17 +64,17 @@ class Entry:
 class Report:
     """What a verification found."""
     ok: int = 0
-    mismatches: list = field(default_factory=list)  # file names (bytes)
-    unreadable: list = field(default_factory=list)  # (name, errno, strerror)
-    misformatted: list = field(default_factory=list)  # line numbers
-    workers: set = field(default_factory=set)  # addresses of the workers that ran chunks
+    mismatches: list[bytes] = field(default_factory=list)  # file names
+    unreadable: list[tuple[bytes, int | None, str | None]] = field(default_factory=list)
+    misformatted: list[int] = field(default_factory=list)  # line numbers
+    workers: set[str | None] = field(default_factory=set)  # addresses of the workers that ran chunks
 
     @property
-    def failed(self):
+    def failed(self) -> bool:
         return bool(self.mismatches or self.unreadable or self.misformatted)
 
 
-def _unescape(name):
+def _unescape(name: bytes) -> bytes | None:
     out, i = bytearray(), 0
     while i < len(name):
         c = name[i:i + 1]
@@ -74,10 +90,23 @@ def _unescape(name):
     return bytes(out)
 
 
-def parse_manifest(data, algo="sha256", zero_terminated=False):
+def escape_name(name: bytes) -> bytes:
+    r"""`name` as `sha256sum -c` prints it in a result line: escaped, with a
+    leading backslash, if it holds a newline (`\\`, `\n` and `\r` inside);
+    as it is otherwise (coreutils 9 leaves a name with only a backslash or
+    carriage return unescaped in check mode)."""
+    if b"\n" not in name:
+        return name
+    return b"\\" + name.replace(b"\\", b"\\\\").replace(b"\n", b"\\n").replace(b"\r", b"\\r")
+
+
+def parse_manifest(
+    data: bytes, algo: str = "sha256", zero_terminated: bool = False
+) -> tuple[list[Entry], list[int]]:
     """The entries of a manifest (bytes) and the numbers of the lines that
     are not checksum lines. `algo` is the algorithm of untagged lines."""
-    entries, bad = [], []
+    entries: list[Entry] = []
+    bad: list[int] = []
     sep = b"\0" if zero_terminated else b"\n"
     lines = data.split(sep)
     if lines and lines[-1] == b"":
@@ -95,7 +124,11 @@ def parse_manifest(data, algo="sha256", zero_terminated=False):
                 continue
             escaped, hexd, name, line_algo = m.group(1), m.group(2), m.group(3), algo
         if escaped and not zero_terminated:
-            name = _unescape(name)
+            unescaped = _unescape(name)
+            if unescaped is None:
+                bad.append(number)
+                continue
+            name = unescaped
         if not name or len(hexd) != 2 * DIGEST_SIZE[line_algo]:
             bad.append(number)
             continue
@@ -103,25 +136,28 @@ def parse_manifest(data, algo="sha256", zero_terminated=False):
     return entries, bad
 
 
-def verify_chunk(entries, root):
+def verify_chunk(entries: list[tuple[bytes, bytes, str]], root: str) -> ChunkResult:
     """Runs on a worker: hashes the files of `entries`, a list of (name,
     expected digest, algorithm) tuples, and returns what went wrong: (ok
     count, mismatched names, [(name, errno, strerror)], worker address).
     Only plain values travel, so that workers need nothing but mbhash."""
     import mbhash
 
+    worker: str | None
     try:
         from distributed import get_worker
         worker = get_worker().address
     except (ImportError, ValueError):
         worker = None
-    root = os.fsencode(root)
-    by_algo = {}
+    broot = os.fsencode(root)
+    by_algo: dict[str, list[tuple[bytes, bytes]]] = {}
     for name, expected, algo in entries:
         by_algo.setdefault(algo, []).append((name, expected))
-    ok, mismatches, unreadable = 0, [], []
+    ok = 0
+    mismatches: list[bytes] = []
+    unreadable: list[tuple[bytes, int | None, str | None]] = []
     for algo, group in by_algo.items():
-        paths = [os.path.join(root, name) for name, _ in group]
+        paths = [os.path.join(broot, name) for name, _ in group]
         for (name, expected), got in zip(group, mbhash.hash_files(paths, algo)):
             if isinstance(got, OSError):
                 unreadable.append((name, got.errno, got.strerror))
@@ -132,7 +168,7 @@ def verify_chunk(entries, root):
     return ok, mismatches, unreadable, worker
 
 
-def verify_manifest(client, entries, root, chunk=500):
+def verify_manifest(client: Client, entries: list[Entry], root: str, chunk: int = 500) -> Report:
     """Verifies `entries` on the cluster of `client` (a
     `distributed.Client`), `chunk` entries per task; relative names are
     taken from `root`. Returns a Report."""
@@ -144,7 +180,8 @@ def verify_manifest(client, entries, root, chunk=500):
     chunks = [plain[i:i + chunk] for i in range(0, len(plain), chunk)]
     futures = client.map(verify_chunk, chunks, root=root, pure=False)
     report = Report()
-    for ok, mismatches, unreadable, worker in client.gather(futures):
+    results: list[ChunkResult] = client.gather(futures)
+    for ok, mismatches, unreadable, worker in results:
         report.ok += ok
         report.mismatches += mismatches
         report.unreadable += unreadable
@@ -152,7 +189,7 @@ def verify_manifest(client, entries, root, chunk=500):
     return report
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Verify a checksum manifest on a Dask cluster.")
     ap.add_argument("manifest")
     ap.add_argument("-a", "--algo", default="sha256",
@@ -165,10 +202,16 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true", help="no line per failed file")
     args = ap.parse_args(argv)
 
-    from distributed import Client, LocalCluster
-
     with open(args.manifest, "rb") as f:
         entries, bad = parse_manifest(f.read(), args.algo.replace("-", "_"), args.zero)
+    if not entries:
+        # As sha256sum -c: nothing to check is a failure, not a success.
+        print(f"{os.path.basename(sys.argv[0])}: {args.manifest}: "
+              "no properly formatted checksum lines found", file=sys.stderr)
+        return 1
+
+    from distributed import Client, LocalCluster
+
     root = args.root or os.path.dirname(os.path.abspath(args.manifest))
     if args.scheduler:
         client = Client(args.scheduler)
@@ -184,12 +227,16 @@ def main(argv=None):
         if cluster is not None:
             cluster.close()
     report.misformatted = bad
-    show = os.fsdecode
     if not args.quiet:
+        # Bytes, as sha256sum prints them (a name need not be UTF-8).
+        out = sys.stdout.buffer
+        sys.stdout.flush()
         for name in report.mismatches:
-            print(f"{show(name)}: FAILED")
-        for name, errno, strerror in report.unreadable:
-            print(f"{show(name)}: FAILED open or read ({strerror})")
+            out.write(escape_name(name) + b": FAILED\n")
+        for name, _errno, strerror in report.unreadable:
+            out.write(escape_name(name) + b": FAILED open or read\n")
+            print(f"{os.fsdecode(escape_name(name))}: {strerror}", file=sys.stderr)
+        out.flush()
     print(f"{report.ok} OK, {len(report.mismatches)} mismatched, "
           f"{len(report.unreadable)} unreadable, {len(bad)} misformatted lines "
           f"({len(report.workers)} workers)", file=sys.stderr)

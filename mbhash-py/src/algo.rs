@@ -5,7 +5,9 @@ use mbhash_core::Algo;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// The names hashlib gives the algorithms, as `mbhash.algorithms_available`.
+/// The names hashlib gives the algorithms, as `mbhash.algorithms_available`
+/// and `mbhash.algorithms_guaranteed` (the same set: every build computes
+/// every algorithm, whatever the CPU).
 pub(crate) const HASHLIB_NAMES: [&str; 6] = [
     "sha224",
     "sha256",

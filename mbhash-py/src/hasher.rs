@@ -86,7 +86,11 @@ from_hasher!(Sha256, Sha224, Sha512, Sha384, Sha512_256, Sha512_224);
 /// copy(), name, digest_size, block_size; engine is the name of the engine
 /// it runs on. Safe to share between threads: updates are applied whole,
 /// one at a time.
-#[pyclass(frozen, module = "mbhash", name = "Hash")]
+///
+/// The type is immutable, as hashlib's are (`Py_TPFLAGS_IMMUTABLETYPE`):
+/// `mbhash.Hash.hexdigest = ...` is a `TypeError`, not a change to every
+/// object.
+#[pyclass(frozen, immutable_type, module = "mbhash", name = "Hash")]
 pub(crate) struct Hash {
     algo: Algo,
     engine: &'static str,
@@ -210,20 +214,63 @@ impl Hash {
     }
 }
 
+/// An argument that may be left out: unlike `Option`, an explicit `None`
+/// is `Given(None)`, which hashlib refuses as data.
+pub(crate) enum Arg<'py> {
+    Missing,
+    Given(Bound<'py, PyAny>),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Arg<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Arg::Given(obj.to_owned()))
+    }
+}
+
+/// The data of a constructor call, by hashlib's rules: positional or
+/// `data=`, or `string=` (the keyword of CPython 3.9 to 3.13, still
+/// accepted by 3.14), not both; `None` is not data (`TypeError`, from the
+/// buffer export). `usedforsecurity` may be any object with a truth value
+/// (CPython's `bool` converter, `PyObject_IsTrue`), whose errors propagate;
+/// it changes nothing, as mbhash computes only SHA-2.
+fn data_of<'a, 'py>(
+    data: &'a Arg<'py>,
+    string: &'a Arg<'py>,
+    usedforsecurity: &Arg<'py>,
+) -> PyResult<Option<&'a Bound<'py, PyAny>>> {
+    if let Arg::Given(flag) = usedforsecurity {
+        flag.is_truthy()?;
+    }
+    match (data, string) {
+        (Arg::Given(_), Arg::Given(_)) => Err(PyTypeError::new_err(
+            "'data' and 'string' are mutually exclusive and support for 'string' \
+             keyword parameter is slated for removal in a future version.",
+        )),
+        (Arg::Given(d), Arg::Missing) | (Arg::Missing, Arg::Given(d)) => Ok(Some(d)),
+        (Arg::Missing, Arg::Missing) => Ok(None),
+    }
+}
+
 /// A hash object for the algorithm `name` (hashlib's spelling, e.g.
-/// "sha512_256"; "sha512-256" also), fed `data`. ValueError for an
-/// unknown algorithm or engine. usedforsecurity is accepted for hashlib
-/// compatibility and ignored.
+/// "sha512_256"; "sha512-256" also), fed `data` (or `string`, hashlib's
+/// older keyword). ValueError for an unknown algorithm or engine.
+/// usedforsecurity is accepted for hashlib compatibility and ignored.
 #[pyfunction]
-#[pyo3(signature = (name, data = None, *, usedforsecurity = true, engine = None))]
+#[pyo3(
+    signature = (name, data = Arg::Missing, *, usedforsecurity = Arg::Missing, string = Arg::Missing, engine = None),
+    text_signature = "(name, data=b'', *, usedforsecurity=True, string=None, engine=None)"
+)]
 fn new(
     py: Python<'_>,
     name: &str,
-    data: Option<&Bound<'_, PyAny>>,
-    usedforsecurity: bool,
+    data: Arg<'_>,
+    usedforsecurity: Arg<'_>,
+    string: Arg<'_>,
     engine: Option<&str>,
 ) -> PyResult<Hash> {
-    let _ = usedforsecurity;
+    let data = data_of(&data, &string, &usedforsecurity)?;
     Hash::new(py, names::parse(name)?, data, engine)
 }
 
@@ -231,14 +278,18 @@ macro_rules! constructors {
     ($($fn:ident, $variant:ident;)*) => {$(
         #[doc = concat!("A ", stringify!($fn), " hash object fed `data`, as hashlib.", stringify!($fn), ".")]
         #[pyfunction]
-        #[pyo3(signature = (data = None, *, usedforsecurity = true, engine = None))]
+        #[pyo3(
+            signature = (data = Arg::Missing, *, usedforsecurity = Arg::Missing, string = Arg::Missing, engine = None),
+            text_signature = "(data=b'', *, usedforsecurity=True, string=None, engine=None)"
+        )]
         fn $fn(
             py: Python<'_>,
-            data: Option<&Bound<'_, PyAny>>,
-            usedforsecurity: bool,
+            data: Arg<'_>,
+            usedforsecurity: Arg<'_>,
+            string: Arg<'_>,
             engine: Option<&str>,
         ) -> PyResult<Hash> {
-            let _ = usedforsecurity;
+            let data = data_of(&data, &string, &usedforsecurity)?;
             Hash::new(py, Algo::$variant, data, engine)
         }
     )*

@@ -7,9 +7,9 @@
 //! below, and tested by pytest (`mbhash-py/tests/`) against the installed
 //! wheel.
 //!
-//! The crate is safe Rust but for one function, `buffer::Buffer::bytes`,
-//! which views the memory of a held buffer export as `&[u8]` (PyO3 has no
-//! safe zero-copy view of an arbitrary buffer-protocol object).
+//! The crate is safe Rust but for one module, `buffer`, which requests,
+//! reads as `&[u8]` and releases buffer exports the way hashlib does
+//! (PyO3's safe buffer asks exporters for more than hashlib does).
 
 #![deny(unsafe_code)]
 
@@ -35,6 +35,10 @@ fn mbhash(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add(
         "algorithms_available",
+        pyo3::types::PyFrozenSet::new(m.py(), algo::HASHLIB_NAMES)?,
+    )?;
+    m.add(
+        "algorithms_guaranteed",
         pyo3::types::PyFrozenSet::new(m.py(), algo::HASHLIB_NAMES)?,
     )?;
     m.add_class::<hasher::Hash>()?;

@@ -19,8 +19,10 @@ use crate::engines;
 /// buffers are held (exported) until the call returns, so another thread
 /// cannot resize or free them meanwhile; it must not write into them
 /// either (the digest would be of some mix of old and new bytes).
-/// TypeError for an item without the buffer protocol, BufferError for a
-/// non-contiguous one, ValueError for an unknown algorithm or engine.
+/// TypeError for an item without the buffer protocol, the exporter's own
+/// error for a non-contiguous one (as hashlib: BufferError for a
+/// memoryview, ValueError for numpy), ValueError for an unknown algorithm
+/// or engine.
 #[pyfunction]
 #[pyo3(signature = (name, buffers, *, engine = None))]
 pub(crate) fn hash_many<'py>(

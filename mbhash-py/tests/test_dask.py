@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import import_or_skip
+from conftest import import_or_skip, skip_or_require
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "examples", "dask_verify.py")
 
@@ -106,3 +106,70 @@ def test_command_line(tmp_path, capsys, cluster):
     assert ex.main(args) == 1  # the misformatted line
     err = capsys.readouterr().err
     assert f"{len(names)} OK, 0 mismatched, 0 unreadable, 1 misformatted" in err
+
+
+NAMES = [b"plain", b"back\\slash", b"new\nline", b"b\\a\nc", b"cr\rx", b"caf\xe9"]
+
+
+def sha256sum_check(tmp_path, names):
+    """sha256sum -c's stdout lines for `names`, after every file changed, and
+    its exit status; skipped without sha256sum."""
+    import shutil
+    import subprocess
+    if shutil.which("sha256sum") is None:
+        skip_or_require("sha256sum", "it is not installed")
+    root = os.fsencode(str(tmp_path))
+    for name in names:
+        with open(os.path.join(root, name), "wb") as f:
+            f.write(name)
+    sums = subprocess.run(["sha256sum", "--", *names], cwd=root, check=True,
+                          capture_output=True).stdout
+    for name in names:
+        with open(os.path.join(root, name), "ab") as f:
+            f.write(b"!")
+    r = subprocess.run(["sha256sum", "-c", "-"], cwd=root, input=sums, capture_output=True)
+    return sums, lines_of(r.stdout), r.returncode
+
+
+def lines_of(out):
+    """Lines ending in \n (a name may hold a carriage return)."""
+    return [line + b"\n" for line in out.split(b"\n")[:-1]]
+
+
+def test_escape_name_as_sha256sum_check(tmp_path):
+    ex = load_example()
+    _, lines, rc = sha256sum_check(tmp_path, NAMES)
+    assert rc == 1
+    assert lines == [ex.escape_name(n) + b": FAILED\n" for n in NAMES]
+    assert ex.escape_name(b"new\nline") == b"\\new\\nline"
+    assert ex.escape_name(b"d02/new\nline.bin") == b"\\d02/new\\nline.bin"
+
+
+def test_command_line_prints_names_as_sha256sum(tmp_path, capsysbinary, cluster):
+    ex = load_example()
+    sums, want, _ = sha256sum_check(tmp_path, NAMES)
+    os.remove(os.path.join(os.fsencode(str(tmp_path)), b"new\nline"))
+    manifest = tmp_path / "SUMS"
+    manifest.write_bytes(sums)
+    args = [str(manifest), "--scheduler", cluster.scheduler_address]
+    assert ex.main(args) == 1
+    out = lines_of(capsysbinary.readouterr().out)
+    want = [b"\\new\\nline: FAILED open or read\n" if line.startswith(b"\\new") else line
+            for line in want]
+    assert sorted(out) == sorted(want)
+
+
+@pytest.mark.parametrize("content", [b"", b"not a checksum line\n", b"\n\n"])
+def test_no_checksum_lines_fails_as_sha256sum(tmp_path, capsys, content):
+    import shutil
+    import subprocess
+    ex = load_example()
+    manifest = tmp_path / "SUMS"
+    manifest.write_bytes(content)
+    # No cluster is needed: there is nothing to check.
+    assert ex.main([str(manifest), "--scheduler", "tcp://127.0.0.1:1"]) == 1
+    assert "no properly formatted checksum lines found" in capsys.readouterr().err
+    if shutil.which("sha256sum"):
+        r = subprocess.run(["sha256sum", "-c", str(manifest)], capture_output=True)
+        assert r.returncode == 1
+        assert b"no properly formatted checksum lines found" in r.stderr

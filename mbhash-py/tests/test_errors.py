@@ -7,11 +7,7 @@ import mbhash
 
 @pytest.mark.parametrize("bad", ["text", 1, 1.5, None, object(), [b"a"], {"a": 1}])
 def test_non_buffers_are_type_errors(bad):
-    if bad is None:
-        # None is "no data", as for hashlib's data=None... but not for update.
-        with pytest.raises(TypeError):
-            mbhash.sha256().update(bad)
-        return
+    # None included: hashlib refuses sha256(None) too.
     with pytest.raises(TypeError):
         mbhash.sha256(bad)
     with pytest.raises(TypeError):
@@ -62,10 +58,7 @@ def test_unknown_engine_is_value_error():
 
 
 def test_bad_numbers():
-    with pytest.raises(OverflowError):
-        mbhash.crc32c(b"", -1)
-    with pytest.raises(OverflowError):
-        mbhash.crc32c(b"", 1 << 32)
+    # crc32c's start value is masked as zlib's (test_compat.py).
     with pytest.raises(OverflowError):
         mbhash.crc32c_combine(0, 0, -1)
     with pytest.raises(ValueError):
@@ -80,7 +73,8 @@ def test_not_picklable():
         pickle.dumps(mbhash.sha256(b"x"))
 
 
-def test_noncontiguous_is_buffer_error():
+def test_noncontiguous_memoryview_is_buffer_error():
+    # memoryview's own error, as hashlib reports it (test_compat.py).
     view = memoryview(bytes(range(100)))[::3]
     with pytest.raises(BufferError):
         mbhash.sha256(view)
