@@ -106,6 +106,9 @@
 // functions is below this (each waiting caller sleeps on its own).
 #define MBH_POOL_CHANNELS 128
 
+// The most worker threads `mbh_service_new` starts.
+#define MBH_SERVICE_MAX_WORKERS 1024
+
 // Bytes of an fs-verity descriptor.
 #define MBH_FSVERITY_DESCRIPTOR_LEN 256
 
@@ -185,6 +188,13 @@ enum mbh_result
     // The data or hash image does not fit the parameters: no whole data
     // block, a truncated hash image, a missing or mismatching superblock.
     MBH_BAD_IMAGE = 23,
+    // `mbh_service_submit` (which waits for room) was called on a worker
+    // thread of a service, i.e. from a service callback, where waiting
+    // could wait for the worker itself: nothing was queued. Use
+    // `mbh_service_try_submit` there.
+    MBH_WOULD_DEADLOCK = 24,
+    // Memory for a handle could not be allocated: nothing was made.
+    MBH_OUT_OF_MEMORY = 25,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -821,11 +831,13 @@ mbh_result mbh_pool_hash(const struct mbh_pool *pool,
                          uint8_t *out,
                          size_t out_len);
 
-// Starts a service with `workers` worker threads (0: one per core).
+// Starts a service with `workers` worker threads (0: one per core; at
+// most `MBH_SERVICE_MAX_WORKERS`).
 //
-// Errors: `MBH_NULL_ARGUMENT`, `MBH_UNKNOWN_ENGINE` /
-// `MBH_UNSUPPORTED_ENGINE` (the engine environment variables name a bad
-// engine), `MBH_INVALID_ARGUMENT` (a worker thread could not start).
+// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ARGUMENT` (`workers` above
+// `MBH_SERVICE_MAX_WORKERS`, or a worker thread could not start),
+// `MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE` (the engine environment
+// variables name a bad engine), `MBH_OUT_OF_MEMORY`.
 //
 // # Safety
 // `svc_out` is NULL or valid for writing a pointer.
@@ -838,7 +850,11 @@ mbh_result mbh_service_new(size_t workers, struct mbh_service **svc_out);
 // Errors (then nothing is queued and the callback never runs):
 // `MBH_NULL_ARGUMENT` (`svc`, `callback`, or `data` with `len` > 0),
 // `MBH_INVALID_ALGORITHM`, `MBH_LENGTH_OVERFLOW`, `MBH_UNINITIALIZED` (not
-// a live service), `MBH_SHUT_DOWN`.
+// a live service), `MBH_SHUT_DOWN` (shut down, or called in a child forked
+// from the process that made the service), `MBH_WOULD_DEADLOCK` (called
+// on a worker thread of any service, i.e. from a callback: waiting there
+// for room could wait for the worker itself; use
+// `mbh_service_try_submit`).
 //
 // # Safety
 // `svc` is NULL or a live handle from `mbh_service_new`; `data` points to
@@ -853,7 +869,8 @@ mbh_result mbh_service_submit(const struct mbh_service *svc,
 
 // Like `mbh_service_submit`, but never waits: a full queue is
 // `MBH_QUEUE_FULL` (nothing queued, the buffer untouched, the callback
-// never called). Safe to call from a callback.
+// never called). Safe to call from a callback. Errors otherwise as
+// `mbh_service_submit`, without `MBH_WOULD_DEADLOCK`.
 //
 // # Safety
 // As `mbh_service_submit`.
@@ -870,6 +887,10 @@ mbh_result mbh_service_try_submit(const struct mbh_service *svc,
 // run (from a callback: at once, the workers finish on their own). Later
 // submits are `MBH_SHUT_DOWN`; a second shutdown waits for the first.
 //
+// In a child forked from the process that made the service, returns
+// `MBH_OK` at once and touches nothing: the workers, and the callbacks of
+// the jobs they held, are in the parent only.
+//
 // Errors: `MBH_NULL_ARGUMENT`, `MBH_UNINITIALIZED`, `MBH_INVALID_ARGUMENT`
 // (another mode).
 //
@@ -878,11 +899,15 @@ mbh_result mbh_service_try_submit(const struct mbh_service *svc,
 mbh_result mbh_service_shutdown(const struct mbh_service *svc, mbh_shutdown mode);
 
 // Shuts the service down (`MBH_SHUTDOWN_FINISH`, unless it was already)
-// and frees it. NULL, or a pointer that is not a live service, is ignored.
+// and frees it. NULL is ignored. In a child forked from the process that
+// made the service, only the handle's memory is freed (the parent's
+// threads are not there to stop).
 //
 // # Safety
 // `svc` is NULL or a live handle from `mbh_service_new`, not in use by any
-// other call, and this is not called from one of its callbacks.
+// other call, and this is not called from one of its callbacks. A handle
+// already freed is not live: freeing it again is undefined, as for
+// `free(3)`.
 void mbh_service_free(struct mbh_service *svc);
 
 // The fs-verity root hash, descriptor and file digest of `data_len` bytes

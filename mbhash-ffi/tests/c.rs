@@ -291,6 +291,38 @@ fn concurrency_valgrind() {
     }
 }
 
+/// Misuse that must be an error code: a waiting submit from a callback,
+/// worker counts past the bound, second frees, a parent's service in a
+/// forked child (see `tests/c/misuse.c`).
+#[test]
+fn misuse_asan() {
+    let exe = build(&c_test("misuse"), "misuse", Link::Static);
+    run(&exe, &[], &[], false);
+}
+
+/// Children forked while another thread makes the library's first calls.
+/// In processes of their own (the library's first call is what is tested),
+/// on the shared library without a sanitizer: ASan's allocator is not
+/// fork-safe (a child forked while another thread allocates can wait
+/// forever on the allocator's lock), where the C library's `malloc` is.
+#[test]
+fn misuse_fork_race() {
+    let exe = build(&c_test("misuse"), "misuse", Link::Shared);
+    for _ in 0..3 {
+        run(&exe, &["race"], &[], false);
+    }
+}
+
+/// The same under valgrind, with fewer children.
+#[test]
+fn misuse_valgrind() {
+    if valgrind_or_skip("misuse_valgrind") {
+        let exe = build(&c_test("misuse"), "misuse", Link::Shared);
+        run(&exe, &["quick"], &[], true);
+        run(&exe, &["race", "quick"], &[], true);
+    }
+}
+
 /// The C write-path benchmark (`examples/c/pipeline.c`) builds and runs.
 #[test]
 fn pipeline_example_asan() {
