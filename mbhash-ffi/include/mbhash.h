@@ -620,6 +620,10 @@ mbh_result mbh_get_engine(mbh_algorithm alg, const char **name_out);
 // Allocates: not in the kernel-style library (built without the `std`
 // feature), whose callers use `mbh_manager_init`.
 //
+// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
+// `MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE` (the engine environment
+// variable names a bad engine), `MBH_OUT_OF_MEMORY`.
+//
 // # Safety
 // `mgr_out` is NULL or writable.
 mbh_result mbh_manager_new(mbh_algorithm alg, struct mbh_manager **mgr_out);
@@ -674,7 +678,10 @@ mbh_result mbh_manager_fini(struct mbh_manager *mgr);
 //
 // # Safety
 // `mgr` is NULL or a manager from `mbh_manager_new` or `mbh_manager_init`,
-// not freed yet; its contexts in flight are still valid.
+// not freed yet (a manager from `mbh_manager_new` freed once is no
+// memory of the caller's: freeing it again is undefined, as for
+// `free(3)`; one from `mbh_manager_init` may be given again: it holds no
+// manager then and is ignored); its contexts in flight are still valid.
 void mbh_manager_free(struct mbh_manager *mgr);
 
 // Submits `len` bytes at `data` as the next chunk of `ctx`'s stream.
@@ -796,16 +803,21 @@ mbh_result mbh_pool_fini(struct mbh_pool *pool);
 // condition variables of the standard library). Free it with
 // `mbh_pool_free`. Not in the kernel-style library (use `mbh_pool_init`).
 //
+// Errors: `MBH_NULL_ARGUMENT`, `MBH_OUT_OF_MEMORY`.
+//
 // # Safety
 // `pool_out` is NULL or valid for writing a pointer.
 mbh_result mbh_pool_new(struct mbh_pool **pool_out);
 
 // Frees a pool from `mbh_pool_new`. NULL, or memory that holds no pool
-// from `mbh_pool_new`, is ignored.
+// from `mbh_pool_new` (a pool of `mbh_pool_init`, finished or not, or
+// zeroed memory), is ignored. A pool already freed is no memory of the
+// caller's any more: freeing it again is undefined, as for `free(3)`.
 //
 // # Safety
-// `pool` is NULL or came from `mbh_pool_new` and was not freed; no call is
-// inside `mbh_pool_hash` on it, and none starts during this one.
+// `pool` is NULL, or points to an `mbh_pool`'s memory, or came from
+// `mbh_pool_new` and was not freed; no call is inside `mbh_pool_hash` on
+// it, and none starts during this one.
 void mbh_pool_free(struct mbh_pool *pool);
 
 // Hashes the concatenation of `count` buffers (`iov`, a scatter list) with
@@ -900,8 +912,9 @@ mbh_result mbh_service_shutdown(const struct mbh_service *svc, mbh_shutdown mode
 
 // Shuts the service down (`MBH_SHUTDOWN_FINISH`, unless it was already)
 // and frees it. NULL is ignored. In a child forked from the process that
-// made the service, only the handle's memory is freed (the parent's
-// threads are not there to stop).
+// made the service, the handle is only marked freed: the parent's threads
+// are not there to stop, and what they share with it is kept (it is the
+// parent's memory, copied).
 //
 // # Safety
 // `svc` is NULL or a live handle from `mbh_service_new`, not in use by any

@@ -325,7 +325,7 @@ pub unsafe extern "C" fn mbh_pool_fini(pool: *mut mbh_pool) -> mbh_result {
         // then untagged.
         unsafe {
             core::ptr::drop_in_place(&raw mut (*inner).pool);
-            (&raw mut (*inner).magic).write(0);
+            (&raw mut (*inner).magic).write_volatile(0);
         }
         Ok(())
     })
@@ -335,6 +335,8 @@ pub unsafe extern "C" fn mbh_pool_fini(pool: *mut mbh_pool) -> mbh_result {
 /// condition variables of the standard library). Free it with
 /// `mbh_pool_free`. Not in the kernel-style library (use `mbh_pool_init`).
 ///
+/// Errors: `MBH_NULL_ARGUMENT`, `MBH_OUT_OF_MEMORY`.
+///
 /// # Safety
 /// `pool_out` is NULL or valid for writing a pointer.
 #[cfg(feature = "std")]
@@ -342,8 +344,7 @@ pub unsafe extern "C" fn mbh_pool_fini(pool: *mut mbh_pool) -> mbh_result {
 pub unsafe extern "C" fn mbh_pool_new(pool_out: *mut *mut mbh_pool) -> mbh_result {
     boundary(|| {
         non_null(pool_out)?;
-        let mem = Box::into_raw(Box::new(core::mem::MaybeUninit::<mbh_pool>::uninit()))
-            .cast::<mbh_pool>();
+        let mem = crate::boundary::try_alloc::<mbh_pool>()?;
         let pool = AnyPool::Std(Pool::new());
         // SAFETY: fresh, aligned, `MBH_POOL_SIZE` bytes; `pool_out` checked
         // non-NULL and writable (the contract).
@@ -356,11 +357,14 @@ pub unsafe extern "C" fn mbh_pool_new(pool_out: *mut *mut mbh_pool) -> mbh_resul
 }
 
 /// Frees a pool from `mbh_pool_new`. NULL, or memory that holds no pool
-/// from `mbh_pool_new`, is ignored.
+/// from `mbh_pool_new` (a pool of `mbh_pool_init`, finished or not, or
+/// zeroed memory), is ignored. A pool already freed is no memory of the
+/// caller's any more: freeing it again is undefined, as for `free(3)`.
 ///
 /// # Safety
-/// `pool` is NULL or came from `mbh_pool_new` and was not freed; no call is
-/// inside `mbh_pool_hash` on it, and none starts during this one.
+/// `pool` is NULL, or points to an `mbh_pool`'s memory, or came from
+/// `mbh_pool_new` and was not freed; no call is inside `mbh_pool_hash` on
+/// it, and none starts during this one.
 #[cfg(feature = "std")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_pool_free(pool: *mut mbh_pool) {
@@ -371,14 +375,13 @@ pub unsafe extern "C" fn mbh_pool_free(pool: *mut mbh_pool) {
             return Err(mbh_result::MBH_UNINITIALIZED);
         }
         let inner = pool.cast::<PoolInner>();
-        // SAFETY: from `mbh_pool_new` (heap tag) and unused: dropped, untagged,
-        // and its allocation freed as the type it was allocated as.
+        // SAFETY: from `mbh_pool_new` (heap tag) and unused: untagged (a
+        // volatile store, kept although the memory is freed next), dropped,
+        // and its allocation freed as `mbh_pool_new` made it.
         unsafe {
+            (&raw mut (*inner).magic).write_volatile(0);
             core::ptr::drop_in_place(&raw mut (*inner).pool);
-            (&raw mut (*inner).magic).write(0);
-            drop(Box::from_raw(
-                pool.cast::<core::mem::MaybeUninit<mbh_pool>>(),
-            ));
+            crate::boundary::dealloc(pool);
         }
         Ok(())
     });

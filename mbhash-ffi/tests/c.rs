@@ -300,7 +300,8 @@ fn misuse_asan() {
     run(&exe, &[], &[], false);
 }
 
-/// Children forked while another thread makes the library's first calls.
+/// Children forked while another thread makes the library's first calls,
+/// and handles made with no memory left.
 /// In processes of their own (the library's first call is what is tested),
 /// on the shared library without a sanitizer: ASan's allocator is not
 /// fork-safe (a child forked while another thread allocates can wait
@@ -311,6 +312,9 @@ fn misuse_fork_race() {
     for _ in 0..3 {
         run(&exe, &["race"], &[], false);
     }
+    // And with the address space capped (which a sanitizer's shadow memory
+    // would not survive): handles are MBH_OUT_OF_MEMORY, not an abort.
+    run(&exe, &["oom"], &[], false);
 }
 
 /// The same under valgrind, with fewer children.

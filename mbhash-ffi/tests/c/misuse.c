@@ -8,6 +8,8 @@
  * Usage: misuse [quick]      everything but the first-call race
  *        misuse race [quick] only the first-call race (run it in a fresh
  *                            process: the library's first call is the test)
+ *        misuse oom          handles made with no memory left (not under a
+ *                            sanitizer or valgrind: it sets RLIMIT_AS)
  * "quick": the valgrind run (fewer children, see fork_child). */
 #define _POSIX_C_SOURCE 200809L
 #include "common.h"
@@ -16,6 +18,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -159,30 +162,28 @@ static void test_worker_bound(void) {
 
 /* ---- second frees ---- */
 
-/* What the docs promise: a handle ended once is refused or ignored after,
- * never freed twice. Heap handles given back twice are undefined (as
- * free(3)) and not tested. */
+/* What the docs promise: memory holding no handle (ended, or never made)
+ * is refused or ignored, never freed. Heap handles given back twice are
+ * undefined (as free(3)): their memory is gone. */
 static void test_second_free(void) {
-    /* A pool in caller memory: fini twice, then free (memory holding no
-     * pool from mbh_pool_new is ignored). */
-    static mbh_pool pool_mem;
-    static const mbh_pool_ops *no_ops;
-    (void)no_ops;
+    /* A pool in caller memory is no pool of mbh_pool_new: ignored by
+     * mbh_pool_free, before and after fini. A heap pool is refused by fini. */
+    static uint64_t zero_pool[MBH_POOL_SIZE / 8];
     mbh_pool *heap_pool;
     REQUIRE_OK(mbh_pool_new(&heap_pool));
-    /* A heap pool is not finished by fini: refused, still usable. */
     EXPECT(mbh_pool_fini(heap_pool), MBH_UNINITIALIZED);
     mbh_pool_free(heap_pool);
-    (void)pool_mem;
+    mbh_pool_free((mbh_pool *)zero_pool);
+    EXPECT(mbh_pool_fini((mbh_pool *)zero_pool), MBH_UNINITIALIZED);
 
     /* A manager in caller memory: free finishes it; a second free, and a
-     * fini after it, see no manager. */
+     * fini after it, find no manager. */
     static mbh_manager mgr_mem;
     OK(mbh_manager_init(&mgr_mem, MBH_SHA256));
     mbh_manager_free(&mgr_mem);
     mbh_manager_free(&mgr_mem);
     EXPECT(mbh_manager_fini(&mgr_mem), MBH_UNINITIALIZED);
-    /* A heap manager finished, then freed once. */
+    /* A heap manager finished twice, then freed once. */
     mbh_manager *mgr;
     REQUIRE_OK(mbh_manager_new(MBH_SHA512, &mgr));
     OK(mbh_manager_fini(mgr));
@@ -374,6 +375,46 @@ static void test_fork_service(void) {
     mbh_service_free(svc);
 }
 
+/* ---- no memory left ---- */
+
+/* In a child whose address space is capped and then filled: making a
+ * handle is MBH_OUT_OF_MEMORY, not an abort. */
+static int oom_child(void *arg) {
+    (void)arg;
+    /* Everything the handles need but their memory is set up first. */
+    if (!first_calls()) return 10;
+    mbh_manager *m;
+    mbh_pool *p;
+    if (mbh_manager_new(MBH_SHA256, &m) != MBH_OK) return 11;
+    mbh_manager_free(m);
+    if (mbh_pool_new(&p) != MBH_OK) return 12;
+    mbh_pool_free(p);
+    struct rlimit lim = {64u << 20, 64u << 20};
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long pages = 0;
+    if (!f || fscanf(f, "%lu", &pages) != 1) return 13;
+    fclose(f);
+    lim.rlim_cur = lim.rlim_max = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (64u << 20);
+    if (setrlimit(RLIMIT_AS, &lim) != 0) return 14;
+    /* Fill what is left (never freed: the child ends). */
+    size_t filled = 0;
+    for (size_t size = 1u << 20; size >= 16; size /= 2)
+        while (malloc(size) != NULL) filled += size;
+    int bad = 0;
+    m = (mbh_manager *)&m;
+    p = (mbh_pool *)&p;
+    bad |= mbh_manager_new(MBH_SHA256, &m) != MBH_OUT_OF_MEMORY || m != (mbh_manager *)&m;
+    bad |= (mbh_pool_new(&p) != MBH_OUT_OF_MEMORY || p != (mbh_pool *)&p) << 1;
+    mbh_service *svc = NULL;
+    mbh_result r = mbh_service_new(1, &svc);
+    bad |= (r != MBH_OUT_OF_MEMORY && r != MBH_INVALID_ARGUMENT) << 2;
+    return bad ? 20 + bad : 0;
+}
+
+static void test_oom(void) {
+    CHECK(wait_child(fork_child(oom_child, NULL), "handles with no memory left"));
+}
+
 int main(int argc, char **argv) {
     int race = argc > 1 && strcmp(argv[1], "race") == 0;
     int quick = argc > 1 && strcmp(argv[argc - 1], "quick") == 0;
@@ -384,6 +425,10 @@ int main(int argc, char **argv) {
     if (race) {
         test_fork_first_call(quick);
         return finish("misuse race");
+    }
+    if (argc > 1 && strcmp(argv[1], "oom") == 0) {
+        test_oom();
+        return finish("misuse oom");
     }
     test_callback_submit_full_queue();
     test_callback_submit_room();
