@@ -11,7 +11,30 @@ use core::ffi::{CStr, c_char};
 /// they were and keep working (the one exception is `MBH_PANIC` from
 /// `mbh_submit` or `mbh_flush`, which poisons that manager). Values are
 /// stable and never reused.
-#[repr(u32)]
+///
+/// The header needs C99 (it uses `//` comments, `bool`, `<stdint.h>`) or
+/// C++11, and is clean under `-Wc++-compat`.
+///
+/// Panics: a Rust panic never crosses into C; it becomes `MBH_PANIC` (a bug
+/// in mbhash), and the panic's message is printed to standard error first
+/// (the standard library's panic hook; the kernel-style library traps
+/// instead).
+///
+/// `fork()`: in a child forked from a multi-threaded parent, the library
+/// works as in any process (its one-time set-up never waits for a thread
+/// the child does not have), except that a service made by the parent is
+/// shut down there: its submits are `MBH_SHUT_DOWN`, and
+/// `mbh_service_shutdown` / `mbh_service_free` return at once without
+/// touching the parent's threads (callbacks of jobs the parent had queued
+/// never run in the child). A pool or manager in memory the child
+/// inherited is the child's own copy; one that a parent's thread was inside
+/// at the fork is in an unknown state in the child and must not be used
+/// there.
+// `repr(C)`, not `repr(u32)`: cbindgen then writes `typedef enum mbh_result
+// {...} mbh_result;`, one type under both names, where a sized enum gets a tag
+// and a `uint32_t` typedef of the same name (invalid C++, which
+// `-Wc++-compat` reports). A C enum of these values is 32 bits, as before.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum mbh_result {
     /// Success.
@@ -81,6 +104,8 @@ pub enum mbh_result {
     /// Memory for a handle could not be allocated: nothing was made.
     MBH_OUT_OF_MEMORY = 25,
 }
+
+const _: () = assert!(core::mem::size_of::<mbh_result>() == 4);
 
 impl mbh_result {
     /// Every code, in value order.

@@ -70,14 +70,10 @@ pub struct mbh_pool_ops {
     pub cpus: u32,
 }
 
-/// A scatter-gather element: the C library's `struct iovec` (`<sys/uio.h>`:
-/// `void *iov_base; size_t iov_len;`, or the kernel's own). Declared only;
-/// the caller includes its definition.
-pub struct iovec {
-    _private: [u8; 0],
-}
-
-/// The layout of `struct iovec`.
+/// The layout of the C library's `struct iovec` (`<sys/uio.h>`: `void
+/// *iov_base; size_t iov_len;`, or the kernel's own), which `mbh_pool_hash`
+/// takes as `const void *` so that the header names no type of its own
+/// without the `mbh_` prefix.
 #[repr(C)]
 #[derive(Clone, Copy)]
 struct RawIovec {
@@ -178,7 +174,7 @@ impl IovecPieces {
     /// # Safety
     /// `iov` points to `count` readable `struct iovec` whose buffers stay
     /// valid and unmodified while the value lives.
-    unsafe fn new(iov: *const iovec, count: usize) -> Result<IovecPieces, mbh_result> {
+    unsafe fn new(iov: *const c_void, count: usize) -> Result<IovecPieces, mbh_result> {
         if count == 0 {
             return Ok(IovecPieces {
                 iov: core::ptr::NonNull::dangling().as_ptr(),
@@ -401,13 +397,16 @@ pub unsafe extern "C" fn mbh_pool_free(pool: *mut mbh_pool) {
 ///
 /// # Safety
 /// `pool` is NULL or points to an `mbh_pool`; `iov` points to `count`
-/// readable `struct iovec` whose buffers stay valid and unmodified until
-/// this returns; `out` is NULL or valid for `out_len` bytes of writes.
+/// readable `struct iovec` (of `<sys/uio.h>`, or the kernel's own: `void
+/// *iov_base; size_t iov_len;`; the parameter is `const void *` so that the
+/// header declares no name of its own without the `mbh_` prefix) whose
+/// buffers stay valid and unmodified until this returns; `out` is NULL or
+/// valid for `out_len` bytes of writes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_pool_hash(
     pool: *const mbh_pool,
     alg: mbh_algorithm,
-    iov: *const iovec,
+    iov: *const c_void,
     count: usize,
     out: *mut u8,
     out_len: usize,

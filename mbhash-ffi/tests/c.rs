@@ -339,6 +339,21 @@ fn pipeline_example_asan() {
     assert!(out.contains("pool"), "{out}");
 }
 
+/// The header in a C99 program built with `-Wc++-compat -Werror`: no tag
+/// that is also a typedef of another type, no name without the `mbh_`
+/// prefix (`tests/c/c99.c`).
+#[test]
+fn header_as_c99_cxx_compat() {
+    let inst = install();
+    let exe = inst.out.join("c99");
+    let mut cmd = compiler(&c_test("c99"), Link::Shared);
+    // After the default `-std=c11`: the later one counts.
+    cmd.args(["-std=c99", "-Wc++-compat"]);
+    cmd.arg("-o").arg(&exe).args(inst.flags(Link::Shared));
+    run_ok(&mut cmd, "building tests/c/c99.c");
+    run(&exe, &[], &[], false);
+}
+
 #[test]
 fn header_as_cxx() {
     let exe = build(&crate_dir().join("tests/c/cxx.cpp"), "cxx", Link::Shared);
