@@ -292,26 +292,28 @@ fn concurrency_valgrind() {
 }
 
 /// Misuse that must be an error code: a waiting submit from a callback,
-/// worker counts past the bound, second frees, a parent's service in a
-/// forked child (see `tests/c/misuse.c`).
+/// worker counts past the bound, second frees (see `tests/c/misuse.c`; its
+/// fork cases run in `misuse_fork_race` and under valgrind).
 #[test]
 fn misuse_asan() {
     let exe = build(&c_test("misuse"), "misuse", Link::Static);
     run(&exe, &[], &[], false);
 }
 
-/// Children forked while another thread makes the library's first calls,
-/// and handles made with no memory left.
-/// In processes of their own (the library's first call is what is tested),
-/// on the shared library without a sanitizer: ASan's allocator is not
-/// fork-safe (a child forked while another thread allocates can wait
-/// forever on the allocator's lock), where the C library's `malloc` is.
+/// Children forked while another thread makes the library's first calls
+/// (in processes of their own: the library's first call is what is
+/// tested), a parent's service in a forked child, and handles made with no
+/// memory left. On the shared library without a sanitizer: ASan's
+/// allocator is not fork-safe (a child forked while another thread
+/// allocates can wait forever on the allocator's lock), where the C
+/// library's `malloc` is.
 #[test]
 fn misuse_fork_race() {
     let exe = build(&c_test("misuse"), "misuse", Link::Shared);
     for _ in 0..3 {
         run(&exe, &["race"], &[], false);
     }
+    run(&exe, &["fork"], &[], false);
     // And with the address space capped (which a sanitizer's shadow memory
     // would not survive): handles are MBH_OUT_OF_MEMORY, not an abort.
     run(&exe, &["oom"], &[], false);
