@@ -324,8 +324,9 @@ typedef struct mbh_pool_ops {
 // cancelled by `mbh_service_shutdown(svc, MBH_SHUTDOWN_CANCEL)`). `arg` is
 // the submitter's. The job's buffer is no longer used once this runs.
 //
-// A callback should be short: it runs on a worker. It may submit to the
-// service only with `mbh_service_try_submit`, and must not call
+// A callback should be short: it runs on a worker. It may submit to a
+// service only with `mbh_service_try_submit` (`mbh_service_submit`, which
+// would wait, is `MBH_WOULD_DEADLOCK` there), and must not call
 // `mbh_service_free`.
 typedef void (*mbh_service_callback)(void *arg,
                                      enum mbh_result status,

@@ -43,8 +43,9 @@ const SERVICE_MAGIC: u32 = 0x6d62_6873;
 /// cancelled by `mbh_service_shutdown(svc, MBH_SHUTDOWN_CANCEL)`). `arg` is
 /// the submitter's. The job's buffer is no longer used once this runs.
 ///
-/// A callback should be short: it runs on a worker. It may submit to the
-/// service only with `mbh_service_try_submit`, and must not call
+/// A callback should be short: it runs on a worker. It may submit to a
+/// service only with `mbh_service_try_submit` (`mbh_service_submit`, which
+/// would wait, is `MBH_WOULD_DEADLOCK` there), and must not call
 /// `mbh_service_free`.
 pub type mbh_service_callback = Option<
     unsafe extern "C" fn(
