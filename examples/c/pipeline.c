@@ -91,7 +91,7 @@ static void *writer(void *p) {
             r = mbh_hash_many(MBH_SHA256, &msg, &len, 1, out, sizeof out);
         } else if (wr->mode == POOL) {
             struct iovec iov = {buf, RECORD};
-            r = mbh_pool_hash(pool, MBH_SHA256, (const iovec *)&iov, 1, out, sizeof out);
+            r = mbh_pool_hash(pool, MBH_SHA256, &iov, 1, out, sizeof out);
         } else {
             w.done = 0;
             r = mbh_service_submit(service, MBH_SHA256, buf, RECORD, on_done, &w);

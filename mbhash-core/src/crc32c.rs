@@ -46,9 +46,9 @@
 //! `mbh_crc32c*`. Use [`engine`] to see which engine is in use and
 //! [`crc32c_with`] to run a given one.
 
+use crate::race::Race;
 use mbhash_simd::crc32c::{Entry, Kernel, Sse42, Table, Vpclmul, VpclmulFold};
 use std::fmt;
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 pub use crate::engine::{EngineError, EngineErrorKind};
@@ -180,7 +180,7 @@ pub fn configured_engine() -> Result<Crc32cEngine, EngineError> {
 
 /// The engine `MBHASH_CRC32C_ENGINE` names, read once per process.
 fn env_engine() -> Result<Crc32cEngine, EngineError> {
-    static CONFIGURED: OnceLock<Result<Crc32cEngine, EngineError>> = OnceLock::new();
+    static CONFIGURED: Race<Result<Crc32cEngine, EngineError>> = Race::new();
     CONFIGURED
         .get_or_init(|| from_env::<Crc32cKernel, _>(select_engine, auto_engine))
         .clone()
@@ -417,7 +417,7 @@ fn auto() -> &'static Selected {
 }
 
 fn calibrated() -> &'static (Selected, AutoChoices) {
-    static AUTO: OnceLock<(Selected, AutoChoices)> = OnceLock::new();
+    static AUTO: Race<(Selected, AutoChoices)> = Race::new();
     AUTO.get_or_init(calibrate)
 }
 
@@ -533,7 +533,7 @@ const ENV_ERROR: u8 = 0x80;
 /// Made-ready engines, `1 + ` index in [`Crc32cEngine::ALL`] (slot 0 and
 /// those past the engines stay empty; eight, so that any index masked by 7
 /// is in range).
-static SLOTS: [OnceLock<Option<Selected>>; 8] = [const { OnceLock::new() }; 8];
+static SLOTS: [Race<Option<Selected>>; 8] = [const { Race::new() }; 8];
 
 /// The made-ready engine, for the life of the process (`None` if this CPU
 /// does not run it).

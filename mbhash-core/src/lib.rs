@@ -46,6 +46,8 @@ pub mod manager;
 mod many;
 pub mod pool;
 #[cfg(feature = "std")]
+pub mod race;
+#[cfg(feature = "std")]
 pub mod service;
 #[cfg(feature = "std")]
 pub mod verity;

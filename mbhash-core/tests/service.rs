@@ -755,3 +755,25 @@ fn replies_may_submit_and_shut_down() {
         Err(Rejected::ShutDown(_))
     ));
 }
+
+/// `on_worker_thread` is true in a reply (on a worker of any service) and
+/// false elsewhere: what the C library's waiting submit checks.
+#[test]
+fn on_worker_thread_in_replies_only() {
+    use mbhash_core::service::on_worker_thread;
+    assert!(!on_worker_thread());
+    let service = HashService::builder().workers(1).build().unwrap();
+    let (tx, rx) = mpsc::channel();
+    service
+        .submit_to(Algo::Sha256, vec![7u8; 10], move |_: Outcome<Vec<u8>>| {
+            tx.send(on_worker_thread()).unwrap();
+        })
+        .unwrap();
+    assert!(
+        rx.recv_timeout(Duration::from_secs(60))
+            .expect("the reply runs")
+    );
+    service.shutdown(Shutdown::Finish);
+    let elsewhere = std::thread::spawn(on_worker_thread).join().unwrap();
+    assert!(!elsewhere && !on_worker_thread());
+}

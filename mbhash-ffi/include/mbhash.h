@@ -106,6 +106,9 @@
 // functions is below this (each waiting caller sleeps on its own).
 #define MBH_POOL_CHANNELS 128
 
+// The most worker threads `mbh_service_new` starts.
+#define MBH_SERVICE_MAX_WORKERS 1024
+
 // Bytes of an fs-verity descriptor.
 #define MBH_FSVERITY_DESCRIPTOR_LEN 256
 
@@ -121,11 +124,26 @@
 // they were and keep working (the one exception is `MBH_PANIC` from
 // `mbh_submit` or `mbh_flush`, which poisons that manager). Values are
 // stable and never reused.
-enum mbh_result
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
-  : uint32_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
- {
+//
+// The header needs C99 (it uses `//` comments, `bool`, `<stdint.h>`) or
+// C++11, and is clean under `-Wc++-compat`.
+//
+// Panics: a Rust panic never crosses into C; it becomes `MBH_PANIC` (a bug
+// in mbhash), and the panic's message is printed to standard error first
+// (the standard library's panic hook; the kernel-style library traps
+// instead).
+//
+// `fork()`: in a child forked from a multi-threaded parent, the library
+// works as in any process (its one-time set-up never waits for a thread
+// the child does not have), except that a service made by the parent is
+// shut down there: its submits are `MBH_SHUT_DOWN`, and
+// `mbh_service_shutdown` / `mbh_service_free` return at once without
+// touching the parent's threads (callbacks of jobs the parent had queued
+// never run in the child). A pool or manager in memory the child
+// inherited is the child's own copy; one that a parent's thread was inside
+// at the fork is in an unknown state in the child and must not be used
+// there.
+typedef enum mbh_result {
     // Success.
     MBH_OK = 0,
     // A required pointer argument was NULL.
@@ -185,21 +203,17 @@ enum mbh_result
     // The data or hash image does not fit the parameters: no whole data
     // block, a truncated hash image, a missing or mismatching superblock.
     MBH_BAD_IMAGE = 23,
-};
-#ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
-typedef enum mbh_result mbh_result;
-#else
-typedef uint32_t mbh_result;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
+    // `mbh_service_submit` (which waits for room) was called on a worker
+    // thread of a service, i.e. from a service callback, where waiting
+    // could wait for the worker itself: nothing was queued. Use
+    // `mbh_service_try_submit` there.
+    MBH_WOULD_DEADLOCK = 24,
+    // Memory for a handle could not be allocated: nothing was made.
+    MBH_OUT_OF_MEMORY = 25,
+} mbh_result;
 
 // Where a context is in its life (`mbh_ctx_status`).
-enum mbh_status
-#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
-  : uint32_t
-#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
- {
+typedef enum mbh_status {
     // Initialised or reset: no stream open.
     MBH_STATUS_NEW = 0,
     // A stream is open and waits for its next chunk (`MBH_UPDATE` or
@@ -209,19 +223,7 @@ enum mbh_status
     MBH_STATUS_PROCESSING = 2,
     // The stream is finished; `mbh_ctx_digest` has its digest.
     MBH_STATUS_COMPLETE = 3,
-};
-#ifndef __cplusplus
-#if __STDC_VERSION__ >= 202311L
-typedef enum mbh_status mbh_status;
-#else
-typedef uint32_t mbh_status;
-#endif // __STDC_VERSION__ >= 202311L
-#endif // __cplusplus
-
-// A scatter-gather element: the C library's `struct iovec` (`<sys/uio.h>`:
-// `void *iov_base; size_t iov_len;`, or the kernel's own). Declared only;
-// the caller includes its definition.
-typedef struct iovec iovec;
+} mbh_status;
 
 // A hashing service: worker threads that each pack the jobs they take
 // into SIMD lanes. Opaque; `mbh_service_new` ... `mbh_service_free`. Every
@@ -322,11 +324,12 @@ typedef struct mbh_pool_ops {
 // cancelled by `mbh_service_shutdown(svc, MBH_SHUTDOWN_CANCEL)`). `arg` is
 // the submitter's. The job's buffer is no longer used once this runs.
 //
-// A callback should be short: it runs on a worker. It may submit to the
-// service only with `mbh_service_try_submit`, and must not call
+// A callback should be short: it runs on a worker. It may submit to a
+// service only with `mbh_service_try_submit` (`mbh_service_submit`, which
+// would wait, is `MBH_WOULD_DEADLOCK` there), and must not call
 // `mbh_service_free`.
 typedef void (*mbh_service_callback)(void *arg,
-                                     mbh_result status,
+                                     enum mbh_result status,
                                      const uint8_t *digest,
                                      size_t digest_len);
 
@@ -447,7 +450,7 @@ const char *mbh_version(void);
 //
 // # Safety
 // `len_out` is NULL or valid for writing a `size_t`.
-mbh_result mbh_digest_len(mbh_algorithm alg, size_t *len_out);
+enum mbh_result mbh_digest_len(mbh_algorithm alg, size_t *len_out);
 
 // A static, NUL-terminated description of a result code; unknown values
 // give `"unknown result code"`. Never NULL, never to be freed.
@@ -471,7 +474,7 @@ const char *mbh_result_str(uint32_t result);
 // # Safety
 // `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
 // writable.
-mbh_result mbh_crc32c(const uint8_t *data, size_t len, uint32_t *crc_out);
+enum mbh_result mbh_crc32c(const uint8_t *data, size_t len, uint32_t *crc_out);
 
 // Continues a CRC: from the finished CRC32C `crc` of some message `A`,
 // writes the finished CRC32C of `A` followed by the `len` bytes at `data`.
@@ -480,7 +483,7 @@ mbh_result mbh_crc32c(const uint8_t *data, size_t len, uint32_t *crc_out);
 // # Safety
 // `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
 // writable.
-mbh_result mbh_crc32c_append(uint32_t crc, const uint8_t *data, size_t len, uint32_t *crc_out);
+enum mbh_result mbh_crc32c_append(uint32_t crc, const uint8_t *data, size_t len, uint32_t *crc_out);
 
 // The CRC32C of `A` followed by `B`, written to `*crc_out`, from `crc_a` =
 // CRC32C(A), `crc_b` = CRC32C(B) and the length of `B` alone: O(log
@@ -489,7 +492,10 @@ mbh_result mbh_crc32c_append(uint32_t crc, const uint8_t *data, size_t len, uint
 //
 // # Safety
 // `crc_out` is NULL or writable.
-mbh_result mbh_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b, uint32_t *crc_out);
+enum mbh_result mbh_crc32c_combine(uint32_t crc_a,
+                                   uint32_t crc_b,
+                                   uint64_t len_b,
+                                   uint32_t *crc_out);
 
 // Initialises a context in caller memory for algorithm `alg`, with no
 // stream open, carrying `user_data` (any value, NULL included).
@@ -499,7 +505,7 @@ mbh_result mbh_crc32c_combine(uint32_t crc_a, uint32_t crc_b, uint64_t len_b, ui
 // # Safety
 // `ctx` is NULL or valid for writes of `MBH_CTX_SIZE` bytes. It must not be
 // a context in flight (use `mbh_ctx_reset` to restart an initialised one).
-mbh_result mbh_ctx_init(struct mbh_ctx *ctx, mbh_algorithm alg, void *user_data);
+enum mbh_result mbh_ctx_init(struct mbh_ctx *ctx, mbh_algorithm alg, void *user_data);
 
 // Forgets the context's stream (status `MBH_STATUS_NEW`); keeps its
 // algorithm and user data. Not needed between streams: `MBH_FIRST` restarts
@@ -507,13 +513,13 @@ mbh_result mbh_ctx_init(struct mbh_ctx *ctx, mbh_algorithm alg, void *user_data)
 //
 // # Safety
 // `ctx` is NULL or points to an initialised context.
-mbh_result mbh_ctx_reset(struct mbh_ctx *ctx);
+enum mbh_result mbh_ctx_reset(struct mbh_ctx *ctx);
 
 // Sets the caller's pointer carried by the context (allowed in flight).
 //
 // # Safety
 // `ctx` is NULL or points to an initialised context used by this thread.
-mbh_result mbh_ctx_set_user_data(struct mbh_ctx *ctx, void *user_data);
+enum mbh_result mbh_ctx_set_user_data(struct mbh_ctx *ctx, void *user_data);
 
 // Writes the caller's pointer carried by the context to `*user_data_out`
 // (allowed in flight).
@@ -521,21 +527,21 @@ mbh_result mbh_ctx_set_user_data(struct mbh_ctx *ctx, void *user_data);
 // # Safety
 // `ctx` is NULL or points to an initialised context used by this thread;
 // `user_data_out` is NULL or writable.
-mbh_result mbh_ctx_get_user_data(const struct mbh_ctx *ctx, void **user_data_out);
+enum mbh_result mbh_ctx_get_user_data(const struct mbh_ctx *ctx, void **user_data_out);
 
 // Writes the context's algorithm to `*alg_out`.
 //
 // # Safety
 // `ctx` is NULL or points to an initialised context; `alg_out` is NULL or
 // writable.
-mbh_result mbh_ctx_algorithm(const struct mbh_ctx *ctx, mbh_algorithm *alg_out);
+enum mbh_result mbh_ctx_algorithm(const struct mbh_ctx *ctx, mbh_algorithm *alg_out);
 
 // Writes where the context is in its life to `*status_out`.
 //
 // # Safety
 // `ctx` is NULL or points to an initialised context used by this thread;
 // `status_out` is NULL or writable.
-mbh_result mbh_ctx_status(const struct mbh_ctx *ctx, mbh_status *status_out);
+enum mbh_result mbh_ctx_status(const struct mbh_ctx *ctx, enum mbh_status *status_out);
 
 // Copies the digest of a completed stream, in standard (big-endian) byte
 // order, to `out` and its length to `*written_out`.
@@ -543,14 +549,20 @@ mbh_result mbh_ctx_status(const struct mbh_ctx *ctx, mbh_status *status_out);
 // `out_len` must be at least the algorithm's digest length
 // (`mbh_digest_len`, `MBH_MAX_DIGEST_LEN` always suffices).
 //
+// Errors (then `out` and `*written_out` are untouched):
+// `MBH_NULL_ARGUMENT` (`ctx`, `out` or `written_out`), `MBH_MISALIGNED`,
+// `MBH_UNINITIALIZED` (not an initialised context), `MBH_ALREADY_PROCESSING`
+// (in flight), `MBH_NOT_COMPLETE` (the stream's last chunk has not come
+// back: no digest yet), `MBH_BUFFER_TOO_SMALL`.
+//
 // # Safety
 // `ctx` is NULL or points to an initialised context used by this thread;
 // `out` is NULL or writable for `out_len` bytes; `written_out` is NULL or
 // writable.
-mbh_result mbh_ctx_digest(const struct mbh_ctx *ctx,
-                          uint8_t *out,
-                          size_t out_len,
-                          size_t *written_out);
+enum mbh_result mbh_ctx_digest(const struct mbh_ctx *ctx,
+                               uint8_t *out,
+                               size_t out_len,
+                               size_t *written_out);
 
 // Writes the number of engines of `alg`'s family to `*count_out`.
 //
@@ -560,7 +572,7 @@ mbh_result mbh_ctx_digest(const struct mbh_ctx *ctx,
 //
 // # Safety
 // `count_out` is NULL or writable.
-mbh_result mbh_engine_count(mbh_algorithm alg, size_t *count_out);
+enum mbh_result mbh_engine_count(mbh_algorithm alg, size_t *count_out);
 
 // Writes the name of engine number `index` of `alg`'s family (a static
 // string; `"auto"` is number 0) to `*name_out`; `MBH_OUT_OF_RANGE` past the
@@ -568,7 +580,7 @@ mbh_result mbh_engine_count(mbh_algorithm alg, size_t *count_out);
 //
 // # Safety
 // `name_out` is NULL or writable.
-mbh_result mbh_engine_name(mbh_algorithm alg, size_t index, const char **name_out);
+enum mbh_result mbh_engine_name(mbh_algorithm alg, size_t index, const char **name_out);
 
 // Writes whether this CPU runs the engine named `name` of `alg`'s family
 // to `*supported_out` (after `MBHASH_DISABLE`); `MBH_UNKNOWN_ENGINE` if the
@@ -577,7 +589,7 @@ mbh_result mbh_engine_name(mbh_algorithm alg, size_t index, const char **name_ou
 // # Safety
 // `name` is NULL or a NUL-terminated string; `supported_out` is NULL or
 // writable.
-mbh_result mbh_engine_supported(mbh_algorithm alg, const char *name, bool *supported_out);
+enum mbh_result mbh_engine_supported(mbh_algorithm alg, const char *name, bool *supported_out);
 
 // Makes `name` the default engine of `alg`'s family for the whole process
 // from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's;
@@ -594,14 +606,14 @@ mbh_result mbh_engine_supported(mbh_algorithm alg, const char *name, bool *suppo
 //
 // # Safety
 // `name` is NULL or a NUL-terminated string.
-mbh_result mbh_set_engine(mbh_algorithm alg, const char *name);
+enum mbh_result mbh_set_engine(mbh_algorithm alg, const char *name);
 
 // Writes the name of the default engine of `alg`'s family now (a static
 // string, e.g. `"auto"`) to `*name_out`.
 //
 // # Safety
 // `name_out` is NULL or valid for writing a pointer.
-mbh_result mbh_get_engine(mbh_algorithm alg, const char **name_out);
+enum mbh_result mbh_get_engine(mbh_algorithm alg, const char **name_out);
 
 // Allocates a manager for `alg` on the configured engine (the one named by
 // `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE`, else `auto`) and writes
@@ -610,9 +622,13 @@ mbh_result mbh_get_engine(mbh_algorithm alg, const char **name_out);
 // Allocates: not in the kernel-style library (built without the `std`
 // feature), whose callers use `mbh_manager_init`.
 //
+// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
+// `MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE` (the engine environment
+// variable names a bad engine), `MBH_OUT_OF_MEMORY`.
+//
 // # Safety
 // `mgr_out` is NULL or writable.
-mbh_result mbh_manager_new(mbh_algorithm alg, struct mbh_manager **mgr_out);
+enum mbh_result mbh_manager_new(mbh_algorithm alg, struct mbh_manager **mgr_out);
 
 // Like `mbh_manager_new`, on the engine named `engine` (see
 // `mbh_engine_name`; `"auto"` always works). Not in the kernel-style
@@ -621,9 +637,9 @@ mbh_result mbh_manager_new(mbh_algorithm alg, struct mbh_manager **mgr_out);
 // # Safety
 // `engine` is NULL or a NUL-terminated string; `mgr_out` is NULL or
 // writable.
-mbh_result mbh_manager_new_with_engine(mbh_algorithm alg,
-                                       const char *engine,
-                                       struct mbh_manager **mgr_out);
+enum mbh_result mbh_manager_new_with_engine(mbh_algorithm alg,
+                                            const char *engine,
+                                            struct mbh_manager **mgr_out);
 
 // Initialises a manager for `alg` in caller memory of `MBH_MANAGER_SIZE`
 // bytes aligned to `MBH_MANAGER_ALIGN`, on the configured engine (see
@@ -634,15 +650,15 @@ mbh_result mbh_manager_new_with_engine(mbh_algorithm alg,
 // # Safety
 // `mem` is NULL or valid for writes of `MBH_MANAGER_SIZE` bytes, and not an
 // initialised manager with jobs in flight.
-mbh_result mbh_manager_init(struct mbh_manager *mem, mbh_algorithm alg);
+enum mbh_result mbh_manager_init(struct mbh_manager *mem, mbh_algorithm alg);
 
 // Like `mbh_manager_init`, on the engine named `engine`.
 //
 // # Safety
 // As `mbh_manager_init`; `engine` is NULL or a NUL-terminated string.
-mbh_result mbh_manager_init_with_engine(struct mbh_manager *mem,
-                                        mbh_algorithm alg,
-                                        const char *engine);
+enum mbh_result mbh_manager_init_with_engine(struct mbh_manager *mem,
+                                             mbh_algorithm alg,
+                                             const char *engine);
 
 // Ends a manager: the contexts still in flight in it are released (reset to
 // `MBH_STATUS_NEW`, their buffers no longer used), then the manager is
@@ -654,7 +670,7 @@ mbh_result mbh_manager_init_with_engine(struct mbh_manager *mem,
 // # Safety
 // `mgr` is NULL or points to an `mbh_manager` (initialised, finished or
 // zeroed), used by this thread; its contexts in flight are still valid.
-mbh_result mbh_manager_fini(struct mbh_manager *mgr);
+enum mbh_result mbh_manager_fini(struct mbh_manager *mgr);
 
 // Frees a manager from `mbh_manager_new`, releasing its contexts in flight
 // as `mbh_manager_fini` does; one already ended by `mbh_manager_fini` is
@@ -664,7 +680,10 @@ mbh_result mbh_manager_fini(struct mbh_manager *mgr);
 //
 // # Safety
 // `mgr` is NULL or a manager from `mbh_manager_new` or `mbh_manager_init`,
-// not freed yet; its contexts in flight are still valid.
+// not freed yet (a manager from `mbh_manager_new` freed once is no
+// memory of the caller's: freeing it again is undefined, as for
+// `free(3)`; one from `mbh_manager_init` may be given again: it holds no
+// manager then and is ignored); its contexts in flight are still valid.
 void mbh_manager_free(struct mbh_manager *mgr);
 
 // Submits `len` bytes at `data` as the next chunk of `ctx`'s stream.
@@ -684,12 +703,12 @@ void mbh_manager_free(struct mbh_manager *mgr);
 // NULL or an initialised context; `data` is NULL or readable for `len`
 // bytes and overlaps neither `ctx` nor the manager; `done_out` is NULL or
 // writable; the contract above.
-mbh_result mbh_submit(struct mbh_manager *mgr,
-                      struct mbh_ctx *ctx,
-                      const uint8_t *data,
-                      size_t len,
-                      mbh_flags flags,
-                      struct mbh_ctx **done_out);
+enum mbh_result mbh_submit(struct mbh_manager *mgr,
+                           struct mbh_ctx *ctx,
+                           const uint8_t *data,
+                           size_t len,
+                           mbh_flags flags,
+                           struct mbh_ctx **done_out);
 
 // Runs the partly filled lanes until one job finishes and writes its
 // context to `*done_out`; NULL when the manager holds no job. Call it until
@@ -698,7 +717,7 @@ mbh_result mbh_submit(struct mbh_manager *mgr,
 // # Safety
 // `mgr` is NULL or an initialised manager used by this thread; `done_out`
 // is NULL or writable.
-mbh_result mbh_flush(struct mbh_manager *mgr, struct mbh_ctx **done_out);
+enum mbh_result mbh_flush(struct mbh_manager *mgr, struct mbh_ctx **done_out);
 
 // Writes the number of jobs the manager holds before a submit runs the
 // kernels (its engine's lane count) to `*lanes_out`.
@@ -706,7 +725,7 @@ mbh_result mbh_flush(struct mbh_manager *mgr, struct mbh_ctx **done_out);
 // # Safety
 // `mgr` is NULL or an initialised manager used by this thread; `lanes_out`
 // is NULL or writable.
-mbh_result mbh_manager_lanes(const struct mbh_manager *mgr, size_t *lanes_out);
+enum mbh_result mbh_manager_lanes(const struct mbh_manager *mgr, size_t *lanes_out);
 
 // Writes the number of contexts in flight in the manager to
 // `*in_flight_out`.
@@ -714,7 +733,7 @@ mbh_result mbh_manager_lanes(const struct mbh_manager *mgr, size_t *lanes_out);
 // # Safety
 // `mgr` is NULL or an initialised manager used by this thread;
 // `in_flight_out` is NULL or writable.
-mbh_result mbh_manager_in_flight(const struct mbh_manager *mgr, size_t *in_flight_out);
+enum mbh_result mbh_manager_in_flight(const struct mbh_manager *mgr, size_t *in_flight_out);
 
 // Writes the name of the manager's engine (a static string) to
 // `*name_out`.
@@ -722,7 +741,7 @@ mbh_result mbh_manager_in_flight(const struct mbh_manager *mgr, size_t *in_fligh
 // # Safety
 // `mgr` is NULL or an initialised manager used by this thread; `name_out`
 // is NULL or writable.
-mbh_result mbh_manager_engine(const struct mbh_manager *mgr, const char **name_out);
+enum mbh_result mbh_manager_engine(const struct mbh_manager *mgr, const char **name_out);
 
 // Hashes `count` messages (`msgs[i]`, `lens[i]` bytes each) with `alg` on
 // the configured engine (as `mbh_manager_new`) and writes the digests one
@@ -740,25 +759,25 @@ mbh_result mbh_manager_engine(const struct mbh_manager *mgr, const char **name_o
 // `msgs` and `lens` are NULL or readable for `count` elements; each
 // `msgs[i]` is NULL or readable for `lens[i]` bytes; `out` is NULL or
 // writable for `out_len` bytes and overlaps no message.
-mbh_result mbh_hash_many(mbh_algorithm alg,
-                         const uint8_t *const *msgs,
-                         const size_t *lens,
-                         size_t count,
-                         uint8_t *out,
-                         size_t out_len);
+enum mbh_result mbh_hash_many(mbh_algorithm alg,
+                              const uint8_t *const *msgs,
+                              const size_t *lens,
+                              size_t count,
+                              uint8_t *out,
+                              size_t out_len);
 
 // Like `mbh_hash_many`, on the engine named `engine` (e.g. `"scalar"`
 // for a reference).
 //
 // # Safety
 // As `mbh_hash_many`; `engine` is NULL or a NUL-terminated string.
-mbh_result mbh_hash_many_with_engine(mbh_algorithm alg,
-                                     const char *engine,
-                                     const uint8_t *const *msgs,
-                                     const size_t *lens,
-                                     size_t count,
-                                     uint8_t *out,
-                                     size_t out_len);
+enum mbh_result mbh_hash_many_with_engine(mbh_algorithm alg,
+                                          const char *engine,
+                                          const uint8_t *const *msgs,
+                                          const size_t *lens,
+                                          size_t count,
+                                          uint8_t *out,
+                                          size_t out_len);
 
 // Builds a pool into caller memory, on the host's sleep and wake
 // operations (copied: `ops` need not outlive the call, but `ops->arg`
@@ -771,7 +790,7 @@ mbh_result mbh_hash_many_with_engine(mbh_algorithm alg,
 // `mem` is NULL or points to `MBH_POOL_SIZE` writable bytes not in use by
 // any call; `ops` is NULL or points to an `mbh_pool_ops` whose functions
 // behave as documented there.
-mbh_result mbh_pool_init(struct mbh_pool *mem, const struct mbh_pool_ops *ops);
+enum mbh_result mbh_pool_init(struct mbh_pool *mem, const struct mbh_pool_ops *ops);
 
 // Ends a pool built by `mbh_pool_init`: it is marked uninitialised (a pool
 // holds nothing else). `MBH_UNINITIALIZED` for memory that holds no pool;
@@ -780,22 +799,27 @@ mbh_result mbh_pool_init(struct mbh_pool *mem, const struct mbh_pool_ops *ops);
 // # Safety
 // `pool` is NULL or points to an `mbh_pool`; no call is inside
 // `mbh_pool_hash` on it, and none starts during this one.
-mbh_result mbh_pool_fini(struct mbh_pool *pool);
+enum mbh_result mbh_pool_fini(struct mbh_pool *pool);
 
 // A new pool on the heap, on the C library's threads (mutexes and
 // condition variables of the standard library). Free it with
 // `mbh_pool_free`. Not in the kernel-style library (use `mbh_pool_init`).
 //
-// # Safety
-// `pool_out` is NULL or valid for writing a pointer.
-mbh_result mbh_pool_new(struct mbh_pool **pool_out);
-
-// Frees a pool from `mbh_pool_new`. NULL, or memory that holds no pool
-// from `mbh_pool_new`, is ignored.
+// Errors: `MBH_NULL_ARGUMENT`, `MBH_OUT_OF_MEMORY`.
 //
 // # Safety
-// `pool` is NULL or came from `mbh_pool_new` and was not freed; no call is
-// inside `mbh_pool_hash` on it, and none starts during this one.
+// `pool_out` is NULL or valid for writing a pointer.
+enum mbh_result mbh_pool_new(struct mbh_pool **pool_out);
+
+// Frees a pool from `mbh_pool_new`. NULL, or memory that holds no pool
+// from `mbh_pool_new` (a pool of `mbh_pool_init`, finished or not, or
+// zeroed memory), is ignored. A pool already freed is no memory of the
+// caller's any more: freeing it again is undefined, as for `free(3)`.
+//
+// # Safety
+// `pool` is NULL, or points to an `mbh_pool`'s memory, or came from
+// `mbh_pool_new` and was not freed; no call is inside `mbh_pool_hash` on
+// it, and none starts during this one.
 void mbh_pool_free(struct mbh_pool *pool);
 
 // Hashes the concatenation of `count` buffers (`iov`, a scatter list) with
@@ -812,24 +836,29 @@ void mbh_pool_free(struct mbh_pool *pool);
 //
 // # Safety
 // `pool` is NULL or points to an `mbh_pool`; `iov` points to `count`
-// readable `struct iovec` whose buffers stay valid and unmodified until
-// this returns; `out` is NULL or valid for `out_len` bytes of writes.
-mbh_result mbh_pool_hash(const struct mbh_pool *pool,
-                         mbh_algorithm alg,
-                         const struct iovec *iov,
-                         size_t count,
-                         uint8_t *out,
-                         size_t out_len);
+// readable `struct iovec` (of `<sys/uio.h>`, or the kernel's own: `void
+// *iov_base; size_t iov_len;`; the parameter is `const void *` so that the
+// header declares no name of its own without the `mbh_` prefix) whose
+// buffers stay valid and unmodified until this returns; `out` is NULL or
+// valid for `out_len` bytes of writes.
+enum mbh_result mbh_pool_hash(const struct mbh_pool *pool,
+                              mbh_algorithm alg,
+                              const void *iov,
+                              size_t count,
+                              uint8_t *out,
+                              size_t out_len);
 
-// Starts a service with `workers` worker threads (0: one per core).
+// Starts a service with `workers` worker threads (0: one per core; at
+// most `MBH_SERVICE_MAX_WORKERS`).
 //
-// Errors: `MBH_NULL_ARGUMENT`, `MBH_UNKNOWN_ENGINE` /
-// `MBH_UNSUPPORTED_ENGINE` (the engine environment variables name a bad
-// engine), `MBH_INVALID_ARGUMENT` (a worker thread could not start).
+// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ARGUMENT` (`workers` above
+// `MBH_SERVICE_MAX_WORKERS`, or a worker thread could not start),
+// `MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE` (the engine environment
+// variables name a bad engine), `MBH_OUT_OF_MEMORY`.
 //
 // # Safety
 // `svc_out` is NULL or valid for writing a pointer.
-mbh_result mbh_service_new(size_t workers, struct mbh_service **svc_out);
+enum mbh_result mbh_service_new(size_t workers, struct mbh_service **svc_out);
 
 // Queues the hashing of `len` bytes at `data` with `alg`; waits for room
 // in the queue. `callback(arg, ...)` runs on a worker thread, exactly once,
@@ -838,31 +867,36 @@ mbh_result mbh_service_new(size_t workers, struct mbh_service **svc_out);
 // Errors (then nothing is queued and the callback never runs):
 // `MBH_NULL_ARGUMENT` (`svc`, `callback`, or `data` with `len` > 0),
 // `MBH_INVALID_ALGORITHM`, `MBH_LENGTH_OVERFLOW`, `MBH_UNINITIALIZED` (not
-// a live service), `MBH_SHUT_DOWN`.
+// a live service), `MBH_SHUT_DOWN` (shut down, or called in a child forked
+// from the process that made the service), `MBH_WOULD_DEADLOCK` (called
+// on a worker thread of any service, i.e. from a callback: waiting there
+// for room could wait for the worker itself; use
+// `mbh_service_try_submit`).
 //
 // # Safety
 // `svc` is NULL or a live handle from `mbh_service_new`; `data` points to
 // `len` readable bytes that stay valid and unmodified until the callback
 // has been called; `callback` may be called on another thread with `arg`.
-mbh_result mbh_service_submit(const struct mbh_service *svc,
-                              mbh_algorithm alg,
-                              const uint8_t *data,
-                              size_t len,
-                              mbh_service_callback callback,
-                              void *arg);
+enum mbh_result mbh_service_submit(const struct mbh_service *svc,
+                                   mbh_algorithm alg,
+                                   const uint8_t *data,
+                                   size_t len,
+                                   mbh_service_callback callback,
+                                   void *arg);
 
 // Like `mbh_service_submit`, but never waits: a full queue is
 // `MBH_QUEUE_FULL` (nothing queued, the buffer untouched, the callback
-// never called). Safe to call from a callback.
+// never called). Safe to call from a callback. Errors otherwise as
+// `mbh_service_submit`, without `MBH_WOULD_DEADLOCK`.
 //
 // # Safety
 // As `mbh_service_submit`.
-mbh_result mbh_service_try_submit(const struct mbh_service *svc,
-                                  mbh_algorithm alg,
-                                  const uint8_t *data,
-                                  size_t len,
-                                  mbh_service_callback callback,
-                                  void *arg);
+enum mbh_result mbh_service_try_submit(const struct mbh_service *svc,
+                                       mbh_algorithm alg,
+                                       const uint8_t *data,
+                                       size_t len,
+                                       mbh_service_callback callback,
+                                       void *arg);
 
 // Stops the service: `MBH_SHUTDOWN_FINISH` hashes every accepted job
 // first, `MBH_SHUTDOWN_CANCEL` calls back the jobs not yet started with
@@ -870,19 +904,28 @@ mbh_result mbh_service_try_submit(const struct mbh_service *svc,
 // run (from a callback: at once, the workers finish on their own). Later
 // submits are `MBH_SHUT_DOWN`; a second shutdown waits for the first.
 //
+// In a child forked from the process that made the service, returns
+// `MBH_OK` at once and touches nothing: the workers, and the callbacks of
+// the jobs they held, are in the parent only.
+//
 // Errors: `MBH_NULL_ARGUMENT`, `MBH_UNINITIALIZED`, `MBH_INVALID_ARGUMENT`
 // (another mode).
 //
 // # Safety
 // `svc` is NULL or a live handle from `mbh_service_new`.
-mbh_result mbh_service_shutdown(const struct mbh_service *svc, mbh_shutdown mode);
+enum mbh_result mbh_service_shutdown(const struct mbh_service *svc, mbh_shutdown mode);
 
 // Shuts the service down (`MBH_SHUTDOWN_FINISH`, unless it was already)
-// and frees it. NULL, or a pointer that is not a live service, is ignored.
+// and frees it. NULL is ignored. In a child forked from the process that
+// made the service, the handle is only marked freed: the parent's threads
+// are not there to stop, and what they share with it is kept (it is the
+// parent's memory, copied).
 //
 // # Safety
 // `svc` is NULL or a live handle from `mbh_service_new`, not in use by any
-// other call, and this is not called from one of its callbacks.
+// other call, and this is not called from one of its callbacks. A handle
+// already freed is not live: freeing it again is undefined, as for
+// `free(3)`.
 void mbh_service_free(struct mbh_service *svc);
 
 // The fs-verity root hash, descriptor and file digest of `data_len` bytes
@@ -894,13 +937,13 @@ void mbh_service_free(struct mbh_service *svc);
 // # Safety
 // `salt` and `data` are NULL or readable for their lengths; `out` is NULL
 // or writable for an `mbh_fsverity_result`.
-mbh_result mbh_fsverity_digest(mbh_algorithm alg,
-                               uint32_t block_size,
-                               const uint8_t *salt,
-                               size_t salt_len,
-                               const uint8_t *data,
-                               size_t data_len,
-                               struct mbh_fsverity_result *out);
+enum mbh_result mbh_fsverity_digest(mbh_algorithm alg,
+                                    uint32_t block_size,
+                                    const uint8_t *salt,
+                                    size_t salt_len,
+                                    const uint8_t *data,
+                                    size_t data_len,
+                                    struct mbh_fsverity_result *out);
 
 // Like `mbh_fsverity_digest`, over the whole file open at `data_fd`
 // (positional reads: its offset is unchanged), on `jobs` threads (0: one
@@ -912,14 +955,14 @@ mbh_result mbh_fsverity_digest(mbh_algorithm alg,
 // `salt` is NULL or readable for `salt_len` bytes; `data_fd` (and
 // `tree_fd` if >= 0) are open descriptors; `out` is NULL or writable for an
 // `mbh_fsverity_result`.
-mbh_result mbh_fsverity_digest_fd(mbh_algorithm alg,
-                                  uint32_t block_size,
-                                  const uint8_t *salt,
-                                  size_t salt_len,
-                                  int data_fd,
-                                  int tree_fd,
-                                  uint32_t jobs,
-                                  struct mbh_fsverity_result *out);
+enum mbh_result mbh_fsverity_digest_fd(mbh_algorithm alg,
+                                       uint32_t block_size,
+                                       const uint8_t *salt,
+                                       size_t salt_len,
+                                       int data_fd,
+                                       int tree_fd,
+                                       uint32_t jobs,
+                                       struct mbh_fsverity_result *out);
 
 // Bytes of the hash image of `data_len` bytes of data under `params`
 // (into `*out_len`), for sizing the buffer of `mbh_dmverity_format`.
@@ -929,9 +972,9 @@ mbh_result mbh_fsverity_digest_fd(mbh_algorithm alg,
 // # Safety
 // `params` is NULL or readable, its salt NULL or readable for its length;
 // `out_len` is NULL or writable.
-mbh_result mbh_dmverity_image_len(const struct mbh_dmverity_params *params,
-                                  uint64_t data_len,
-                                  uint64_t *out_len);
+enum mbh_result mbh_dmverity_image_len(const struct mbh_dmverity_params *params,
+                                       uint64_t data_len,
+                                       uint64_t *out_len);
 
 // Writes the dm-verity hash image of `data_len` bytes at `data` to
 // `image` (`image_len` bytes, at least what `mbh_dmverity_image_len`
@@ -943,12 +986,12 @@ mbh_result mbh_dmverity_image_len(const struct mbh_dmverity_params *params,
 // `params` as for `mbh_dmverity_image_len`; `data` NULL or readable for
 // `data_len` bytes; `image` NULL or writable for `image_len` bytes,
 // overlapping nothing else; `out` NULL or writable.
-mbh_result mbh_dmverity_format(const struct mbh_dmverity_params *params,
-                               const uint8_t *data,
-                               size_t data_len,
-                               uint8_t *image,
-                               size_t image_len,
-                               struct mbh_dmverity_result *out);
+enum mbh_result mbh_dmverity_format(const struct mbh_dmverity_params *params,
+                                    const uint8_t *data,
+                                    size_t data_len,
+                                    uint8_t *image,
+                                    size_t image_len,
+                                    struct mbh_dmverity_result *out);
 
 // Like `mbh_dmverity_format`, over the file open at `data_fd`, writing the
 // image to `hash_fd` from offset 0 (positional writes; it is not
@@ -958,11 +1001,11 @@ mbh_result mbh_dmverity_format(const struct mbh_dmverity_params *params,
 // # Safety
 // `params` as for `mbh_dmverity_image_len`; `data_fd` (and `hash_fd` if
 // >= 0) are open descriptors; `out` NULL or writable.
-mbh_result mbh_dmverity_format_fd(const struct mbh_dmverity_params *params,
-                                  int data_fd,
-                                  int hash_fd,
-                                  uint32_t jobs,
-                                  struct mbh_dmverity_result *out);
+enum mbh_result mbh_dmverity_format_fd(const struct mbh_dmverity_params *params,
+                                       int data_fd,
+                                       int hash_fd,
+                                       uint32_t jobs,
+                                       struct mbh_dmverity_result *out);
 
 // Verifies the data at `data_fd` against the hash image at `hash_fd` and
 // `root_hash` (`root_hash_len` bytes, the algorithm's digest length, else
@@ -977,14 +1020,14 @@ mbh_result mbh_dmverity_format_fd(const struct mbh_dmverity_params *params,
 // `params` as for `mbh_dmverity_image_len`; `root_hash` NULL or readable
 // for `root_hash_len` bytes; the descriptors open; the two counts NULL or
 // writable.
-mbh_result mbh_dmverity_verify_fd(const struct mbh_dmverity_params *params,
-                                  int data_fd,
-                                  int hash_fd,
-                                  const uint8_t *root_hash,
-                                  size_t root_hash_len,
-                                  uint32_t jobs,
-                                  uint64_t *bad_data_blocks,
-                                  uint64_t *bad_hash_blocks);
+enum mbh_result mbh_dmverity_verify_fd(const struct mbh_dmverity_params *params,
+                                       int data_fd,
+                                       int hash_fd,
+                                       const uint8_t *root_hash,
+                                       size_t root_hash_len,
+                                       uint32_t jobs,
+                                       uint64_t *bad_data_blocks,
+                                       uint64_t *bad_hash_blocks);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -64,7 +64,11 @@ const _: () = {
 };
 
 /// Where a context is in its life (`mbh_ctx_status`).
-#[repr(u32)]
+// `repr(C)`, not `repr(u32)`: cbindgen then writes `typedef enum mbh_status
+// {...} mbh_status;`, one type under both names, where a sized enum gets a tag
+// and a `uint32_t` typedef of the same name (invalid C++, which
+// `-Wc++-compat` reports). A C enum of these values is 32 bits, as before.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum mbh_status {
     /// Initialised or reset: no stream open.
@@ -77,6 +81,8 @@ pub enum mbh_status {
     /// The stream is finished; `mbh_ctx_digest` has its digest.
     MBH_STATUS_COMPLETE = 3,
 }
+
+const _: () = assert!(core::mem::size_of::<mbh_status>() == 4);
 
 /// An algorithm number, checked: the run-time algorithm of `mbhash-core`.
 pub(crate) use mbhash_core::Algo as Alg;

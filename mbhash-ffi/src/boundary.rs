@@ -11,7 +11,30 @@ use core::ffi::{CStr, c_char};
 /// they were and keep working (the one exception is `MBH_PANIC` from
 /// `mbh_submit` or `mbh_flush`, which poisons that manager). Values are
 /// stable and never reused.
-#[repr(u32)]
+///
+/// The header needs C99 (it uses `//` comments, `bool`, `<stdint.h>`) or
+/// C++11, and is clean under `-Wc++-compat`.
+///
+/// Panics: a Rust panic never crosses into C; it becomes `MBH_PANIC` (a bug
+/// in mbhash), and the panic's message is printed to standard error first
+/// (the standard library's panic hook; the kernel-style library traps
+/// instead).
+///
+/// `fork()`: in a child forked from a multi-threaded parent, the library
+/// works as in any process (its one-time set-up never waits for a thread
+/// the child does not have), except that a service made by the parent is
+/// shut down there: its submits are `MBH_SHUT_DOWN`, and
+/// `mbh_service_shutdown` / `mbh_service_free` return at once without
+/// touching the parent's threads (callbacks of jobs the parent had queued
+/// never run in the child). A pool or manager in memory the child
+/// inherited is the child's own copy; one that a parent's thread was inside
+/// at the fork is in an unknown state in the child and must not be used
+/// there.
+// `repr(C)`, not `repr(u32)`: cbindgen then writes `typedef enum mbh_result
+// {...} mbh_result;`, one type under both names, where a sized enum gets a tag
+// and a `uint32_t` typedef of the same name (invalid C++, which
+// `-Wc++-compat` reports). A C enum of these values is 32 bits, as before.
+#[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum mbh_result {
     /// Success.
@@ -73,11 +96,20 @@ pub enum mbh_result {
     /// The data or hash image does not fit the parameters: no whole data
     /// block, a truncated hash image, a missing or mismatching superblock.
     MBH_BAD_IMAGE = 23,
+    /// `mbh_service_submit` (which waits for room) was called on a worker
+    /// thread of a service, i.e. from a service callback, where waiting
+    /// could wait for the worker itself: nothing was queued. Use
+    /// `mbh_service_try_submit` there.
+    MBH_WOULD_DEADLOCK = 24,
+    /// Memory for a handle could not be allocated: nothing was made.
+    MBH_OUT_OF_MEMORY = 25,
 }
+
+const _: () = assert!(core::mem::size_of::<mbh_result>() == 4);
 
 impl mbh_result {
     /// Every code, in value order.
-    const ALL: [mbh_result; 24] = [
+    const ALL: [mbh_result; 26] = [
         mbh_result::MBH_OK,
         mbh_result::MBH_NULL_ARGUMENT,
         mbh_result::MBH_INVALID_ALGORITHM,
@@ -102,6 +134,8 @@ impl mbh_result {
         mbh_result::MBH_INVALID_PARAMETER,
         mbh_result::MBH_IO_ERROR,
         mbh_result::MBH_BAD_IMAGE,
+        mbh_result::MBH_WOULD_DEADLOCK,
+        mbh_result::MBH_OUT_OF_MEMORY,
     ];
 
     /// The code with this value, if any.
@@ -146,6 +180,10 @@ impl mbh_result {
             mbh_result::MBH_BAD_IMAGE => {
                 c"data or hash image does not fit the parameters (truncated, bad superblock)"
             }
+            mbh_result::MBH_WOULD_DEADLOCK => {
+                c"a waiting submit from a service callback could deadlock: use mbh_service_try_submit"
+            }
+            mbh_result::MBH_OUT_OF_MEMORY => c"out of memory",
         }
     }
 }
@@ -195,6 +233,32 @@ pub(crate) fn boundary(f: impl FnOnce() -> Result<(), mbh_result>) -> mbh_result
         Ok(()) => mbh_result::MBH_OK,
         Err(code) => code,
     }
+}
+
+/// Uninitialised heap memory for one `T` (not zero-sized), or
+/// `MBH_OUT_OF_MEMORY`: an allocation failure is an error code, not an
+/// abort. Free it with [`dealloc`].
+#[cfg(feature = "std")]
+pub(crate) fn try_alloc<T>() -> Result<*mut T, mbh_result> {
+    let layout = std::alloc::Layout::new::<T>();
+    const { assert!(size_of::<T>() > 0) };
+    // SAFETY: a layout of non-zero size (asserted).
+    let p = unsafe { std::alloc::alloc(layout) }.cast::<T>();
+    if p.is_null() {
+        Err(mbh_result::MBH_OUT_OF_MEMORY)
+    } else {
+        Ok(p)
+    }
+}
+
+/// Frees memory from [`try_alloc`] (its value already dropped or moved out).
+///
+/// # Safety
+/// `p` came from `try_alloc::<T>` and is not freed yet.
+#[cfg(feature = "std")]
+pub(crate) unsafe fn dealloc<T>(p: *mut T) {
+    // SAFETY: allocated by `try_alloc::<T>` with this layout (the contract).
+    unsafe { std::alloc::dealloc(p.cast(), std::alloc::Layout::new::<T>()) }
 }
 
 /// `MBH_NULL_ARGUMENT` if `p` is NULL.

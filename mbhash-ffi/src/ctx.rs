@@ -328,6 +328,12 @@ pub unsafe extern "C" fn mbh_ctx_status(
 /// `out_len` must be at least the algorithm's digest length
 /// (`mbh_digest_len`, `MBH_MAX_DIGEST_LEN` always suffices).
 ///
+/// Errors (then `out` and `*written_out` are untouched):
+/// `MBH_NULL_ARGUMENT` (`ctx`, `out` or `written_out`), `MBH_MISALIGNED`,
+/// `MBH_UNINITIALIZED` (not an initialised context), `MBH_ALREADY_PROCESSING`
+/// (in flight), `MBH_NOT_COMPLETE` (the stream's last chunk has not come
+/// back: no digest yet), `MBH_BUFFER_TOO_SMALL`.
+///
 /// # Safety
 /// `ctx` is NULL or points to an initialised context used by this thread;
 /// `out` is NULL or writable for `out_len` bytes; `written_out` is NULL or

@@ -1,8 +1,6 @@
 //! Job managers: `mbh_manager`, submit and flush.
 
 use core::ffi::c_char;
-#[cfg(feature = "std")]
-use core::mem::MaybeUninit;
 use core::mem::{align_of, size_of};
 use core::ptr;
 
@@ -281,6 +279,10 @@ unsafe fn engine_arg<'a>(engine: *const c_char) -> Result<&'a str, mbh_result> {
 /// Allocates: not in the kernel-style library (built without the `std`
 /// feature), whose callers use `mbh_manager_init`.
 ///
+/// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
+/// `MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE` (the engine environment
+/// variable names a bad engine), `MBH_OUT_OF_MEMORY`.
+///
 /// # Safety
 /// `mgr_out` is NULL or writable.
 #[cfg(feature = "std")]
@@ -327,11 +329,11 @@ unsafe fn new_manager(
     engine: Option<&str>,
     mgr_out: *mut *mut mbh_manager,
 ) -> Result<(), mbh_result> {
-    let mem = Box::into_raw(Box::<mbh_manager>::new_uninit()).cast::<mbh_manager>();
+    let mem = crate::boundary::try_alloc::<mbh_manager>()?;
     // SAFETY: a fresh allocation of the right size and alignment.
     if let Err(e) = unsafe { write_manager(mem, alg, engine, true) } {
         // SAFETY: allocated just above, never initialised or shared.
-        drop(unsafe { Box::from_raw(mem.cast::<MaybeUninit<mbh_manager>>()) });
+        unsafe { crate::boundary::dealloc(mem) };
         return Err(e);
     }
     // SAFETY: writable (the caller's contract).
@@ -437,7 +439,10 @@ unsafe fn fini(inner: &mut MgrInner) {
 ///
 /// # Safety
 /// `mgr` is NULL or a manager from `mbh_manager_new` or `mbh_manager_init`,
-/// not freed yet; its contexts in flight are still valid.
+/// not freed yet (a manager from `mbh_manager_new` freed once is no
+/// memory of the caller's: freeing it again is undefined, as for
+/// `free(3)`; one from `mbh_manager_init` may be given again: it holds no
+/// manager then and is ignored); its contexts in flight are still valid.
 #[cfg(feature = "std")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_manager_free(mgr: *mut mbh_manager) {
@@ -453,7 +458,7 @@ pub unsafe extern "C" fn mbh_manager_free(mgr: *mut mbh_manager) {
                 // SAFETY: the tag is set only on a manager allocated by
                 // `mbh_manager_new` and ended by `mbh_manager_fini`, which
                 // dropped its Rust manager; it is freed only here.
-                drop(unsafe { Box::from_raw(mgr.cast::<MaybeUninit<mbh_manager>>()) });
+                unsafe { free_heap(mgr) };
                 return Ok(());
             }
         }
@@ -463,12 +468,28 @@ pub unsafe extern "C" fn mbh_manager_free(mgr: *mut mbh_manager) {
         // SAFETY: forwarded contract.
         unsafe { fini(inner) };
         if heap {
-            // SAFETY: allocated by `mbh_manager_new` as a boxed `mbh_manager`
-            // and freed only here (the tag is now cleared).
-            drop(unsafe { Box::from_raw(mgr.cast::<MaybeUninit<mbh_manager>>()) });
+            // SAFETY: allocated by `mbh_manager_new`, finished just now, and
+            // freed only here.
+            unsafe { free_heap(mgr) };
         }
         Ok(())
     });
+}
+
+/// Untags a finished manager from `mbh_manager_new` and frees its memory.
+/// The store is volatile: one followed by the free would otherwise be
+/// optimised away, leaving the finished tag in the freed memory.
+///
+/// # Safety
+/// `mgr` came from `mbh_manager_new`, its Rust manager is dropped, and it
+/// is freed only here.
+#[cfg(feature = "std")]
+unsafe fn free_heap(mgr: *mut mbh_manager) {
+    // SAFETY: the caller's contract: our allocation, finished.
+    unsafe {
+        (&raw mut (*mgr.cast::<MgrInner>()).magic).write_volatile(0);
+        crate::boundary::dealloc(mgr);
+    }
 }
 
 /// Submits `len` bytes at `data` as the next chunk of `ctx`'s stream.

@@ -70,14 +70,10 @@ pub struct mbh_pool_ops {
     pub cpus: u32,
 }
 
-/// A scatter-gather element: the C library's `struct iovec` (`<sys/uio.h>`:
-/// `void *iov_base; size_t iov_len;`, or the kernel's own). Declared only;
-/// the caller includes its definition.
-pub struct iovec {
-    _private: [u8; 0],
-}
-
-/// The layout of `struct iovec`.
+/// The layout of the C library's `struct iovec` (`<sys/uio.h>`: `void
+/// *iov_base; size_t iov_len;`, or the kernel's own), which `mbh_pool_hash`
+/// takes as `const void *` so that the header names no type of its own
+/// without the `mbh_` prefix.
 #[repr(C)]
 #[derive(Clone, Copy)]
 struct RawIovec {
@@ -178,7 +174,7 @@ impl IovecPieces {
     /// # Safety
     /// `iov` points to `count` readable `struct iovec` whose buffers stay
     /// valid and unmodified while the value lives.
-    unsafe fn new(iov: *const iovec, count: usize) -> Result<IovecPieces, mbh_result> {
+    unsafe fn new(iov: *const c_void, count: usize) -> Result<IovecPieces, mbh_result> {
         if count == 0 {
             return Ok(IovecPieces {
                 iov: core::ptr::NonNull::dangling().as_ptr(),
@@ -325,7 +321,7 @@ pub unsafe extern "C" fn mbh_pool_fini(pool: *mut mbh_pool) -> mbh_result {
         // then untagged.
         unsafe {
             core::ptr::drop_in_place(&raw mut (*inner).pool);
-            (&raw mut (*inner).magic).write(0);
+            (&raw mut (*inner).magic).write_volatile(0);
         }
         Ok(())
     })
@@ -335,6 +331,8 @@ pub unsafe extern "C" fn mbh_pool_fini(pool: *mut mbh_pool) -> mbh_result {
 /// condition variables of the standard library). Free it with
 /// `mbh_pool_free`. Not in the kernel-style library (use `mbh_pool_init`).
 ///
+/// Errors: `MBH_NULL_ARGUMENT`, `MBH_OUT_OF_MEMORY`.
+///
 /// # Safety
 /// `pool_out` is NULL or valid for writing a pointer.
 #[cfg(feature = "std")]
@@ -342,8 +340,7 @@ pub unsafe extern "C" fn mbh_pool_fini(pool: *mut mbh_pool) -> mbh_result {
 pub unsafe extern "C" fn mbh_pool_new(pool_out: *mut *mut mbh_pool) -> mbh_result {
     boundary(|| {
         non_null(pool_out)?;
-        let mem = Box::into_raw(Box::new(core::mem::MaybeUninit::<mbh_pool>::uninit()))
-            .cast::<mbh_pool>();
+        let mem = crate::boundary::try_alloc::<mbh_pool>()?;
         let pool = AnyPool::Std(Pool::new());
         // SAFETY: fresh, aligned, `MBH_POOL_SIZE` bytes; `pool_out` checked
         // non-NULL and writable (the contract).
@@ -356,11 +353,14 @@ pub unsafe extern "C" fn mbh_pool_new(pool_out: *mut *mut mbh_pool) -> mbh_resul
 }
 
 /// Frees a pool from `mbh_pool_new`. NULL, or memory that holds no pool
-/// from `mbh_pool_new`, is ignored.
+/// from `mbh_pool_new` (a pool of `mbh_pool_init`, finished or not, or
+/// zeroed memory), is ignored. A pool already freed is no memory of the
+/// caller's any more: freeing it again is undefined, as for `free(3)`.
 ///
 /// # Safety
-/// `pool` is NULL or came from `mbh_pool_new` and was not freed; no call is
-/// inside `mbh_pool_hash` on it, and none starts during this one.
+/// `pool` is NULL, or points to an `mbh_pool`'s memory, or came from
+/// `mbh_pool_new` and was not freed; no call is inside `mbh_pool_hash` on
+/// it, and none starts during this one.
 #[cfg(feature = "std")]
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_pool_free(pool: *mut mbh_pool) {
@@ -371,14 +371,13 @@ pub unsafe extern "C" fn mbh_pool_free(pool: *mut mbh_pool) {
             return Err(mbh_result::MBH_UNINITIALIZED);
         }
         let inner = pool.cast::<PoolInner>();
-        // SAFETY: from `mbh_pool_new` (heap tag) and unused: dropped, untagged,
-        // and its allocation freed as the type it was allocated as.
+        // SAFETY: from `mbh_pool_new` (heap tag) and unused: untagged (a
+        // volatile store, kept although the memory is freed next), dropped,
+        // and its allocation freed as `mbh_pool_new` made it.
         unsafe {
+            (&raw mut (*inner).magic).write_volatile(0);
             core::ptr::drop_in_place(&raw mut (*inner).pool);
-            (&raw mut (*inner).magic).write(0);
-            drop(Box::from_raw(
-                pool.cast::<core::mem::MaybeUninit<mbh_pool>>(),
-            ));
+            crate::boundary::dealloc(pool);
         }
         Ok(())
     });
@@ -398,13 +397,16 @@ pub unsafe extern "C" fn mbh_pool_free(pool: *mut mbh_pool) {
 ///
 /// # Safety
 /// `pool` is NULL or points to an `mbh_pool`; `iov` points to `count`
-/// readable `struct iovec` whose buffers stay valid and unmodified until
-/// this returns; `out` is NULL or valid for `out_len` bytes of writes.
+/// readable `struct iovec` (of `<sys/uio.h>`, or the kernel's own: `void
+/// *iov_base; size_t iov_len;`; the parameter is `const void *` so that the
+/// header declares no name of its own without the `mbh_` prefix) whose
+/// buffers stay valid and unmodified until this returns; `out` is NULL or
+/// valid for `out_len` bytes of writes.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn mbh_pool_hash(
     pool: *const mbh_pool,
     alg: mbh_algorithm,
-    iov: *const iovec,
+    iov: *const c_void,
     count: usize,
     out: *mut u8,
     out_len: usize,

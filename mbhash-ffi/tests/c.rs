@@ -291,6 +291,44 @@ fn concurrency_valgrind() {
     }
 }
 
+/// Misuse that must be an error code: a waiting submit from a callback,
+/// worker counts past the bound, second frees (see `tests/c/misuse.c`; its
+/// fork cases run in `misuse_fork_race` and under valgrind).
+#[test]
+fn misuse_asan() {
+    let exe = build(&c_test("misuse"), "misuse", Link::Static);
+    run(&exe, &[], &[], false);
+}
+
+/// Children forked while another thread makes the library's first calls
+/// (in processes of their own: the library's first call is what is
+/// tested), a parent's service in a forked child, and handles made with no
+/// memory left. On the shared library without a sanitizer: ASan's
+/// allocator is not fork-safe (a child forked while another thread
+/// allocates can wait forever on the allocator's lock), where the C
+/// library's `malloc` is.
+#[test]
+fn misuse_fork_race() {
+    let exe = build(&c_test("misuse"), "misuse", Link::Shared);
+    for _ in 0..3 {
+        run(&exe, &["race"], &[], false);
+    }
+    run(&exe, &["fork"], &[], false);
+    // And with the address space capped (which a sanitizer's shadow memory
+    // would not survive): handles are MBH_OUT_OF_MEMORY, not an abort.
+    run(&exe, &["oom"], &[], false);
+}
+
+/// The same under valgrind, with fewer children.
+#[test]
+fn misuse_valgrind() {
+    if valgrind_or_skip("misuse_valgrind") {
+        let exe = build(&c_test("misuse"), "misuse", Link::Shared);
+        run(&exe, &["quick"], &[], true);
+        run(&exe, &["race", "quick"], &[], true);
+    }
+}
+
 /// The C write-path benchmark (`examples/c/pipeline.c`) builds and runs.
 #[test]
 fn pipeline_example_asan() {
@@ -301,6 +339,21 @@ fn pipeline_example_asan() {
     );
     let out = run(&exe, &["20", "1", "3"], &[], false);
     assert!(out.contains("pool"), "{out}");
+}
+
+/// The header in a C99 program built with `-Wc++-compat -Werror`: no tag
+/// that is also a typedef of another type, no name without the `mbh_`
+/// prefix (`tests/c/c99.c`).
+#[test]
+fn header_as_c99_cxx_compat() {
+    let inst = install();
+    let exe = inst.out.join("c99");
+    let mut cmd = compiler(&c_test("c99"), Link::Shared);
+    // After the default `-std=c11`: the later one counts.
+    cmd.args(["-std=c99", "-Wc++-compat"]);
+    cmd.arg("-o").arg(&exe).args(inst.flags(Link::Shared));
+    run_ok(&mut cmd, "building tests/c/c99.c");
+    run(&exe, &[], &[], false);
 }
 
 #[test]

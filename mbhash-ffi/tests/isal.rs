@@ -253,6 +253,21 @@ fn errors_valgrind() {
     }
 }
 
+/// A new manager holds isa-l_crypto's initial value in every declared
+/// field, and isa-l_crypto's flush test's reads of them are defined
+/// (`tests/c/isal_init.c`).
+#[test]
+fn init_asan() {
+    run(&build("isal_init", Link::Static), &[], &[], false);
+}
+
+#[test]
+fn init_valgrind() {
+    if valgrind_or_skip("isal init_valgrind") {
+        run(&build("isal_init", Link::Shared), &[], &[], true);
+    }
+}
+
 /// The headers compile as C++ and the library runs from C++.
 #[test]
 fn headers_as_cxx() {

@@ -35,10 +35,10 @@ pub use plan::{NarrowSplit, Plan, Step};
 pub use sha256::Sha256Kernels;
 pub use sha512::Sha512Kernels;
 
+#[cfg(feature = "std")]
+use crate::race::Race;
 use core::fmt;
 use core::sync::atomic::{AtomicU8, Ordering};
-#[cfg(feature = "std")]
-use std::sync::OnceLock;
 
 use crate::alg::{Family, MAX_LANES};
 
@@ -201,10 +201,10 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     );
     /// The process-wide `auto` engine cell.
     #[cfg(feature = "std")]
-    fn auto_cell() -> &'static OnceLock<Engine<Self>>;
+    fn auto_cell() -> &'static Race<Engine<Self>>;
     /// The process-wide configured engine cell.
     #[cfg(feature = "std")]
-    fn configured_cell() -> &'static OnceLock<Result<Engine<Self>, EngineError>>;
+    fn configured_cell() -> &'static Race<Result<Engine<Self>, EngineError>>;
     /// The default set at run time ([`Engine::set_default`]): 0 for none,
     /// 1 for `auto`, `2 + i` for `KINDS[i]`.
     fn default_cell() -> &'static AtomicU8;

@@ -1,7 +1,7 @@
 //! The SHA-256 family's kernels: scalar, SHA-NI x1/x2/x4, AVX2 x8, AVX-512 x16.
 
 #[cfg(feature = "std")]
-use std::sync::OnceLock;
+use crate::race::Race;
 
 use mbhash_simd::sha256::{Avx2x8, Avx512x16, Block, Compress, ShaNi, State, scalar};
 
@@ -99,14 +99,14 @@ impl Kernels for Sha256Kernels {
     }
 
     #[cfg(feature = "std")]
-    fn auto_cell() -> &'static OnceLock<Engine<Self>> {
-        static CELL: OnceLock<Engine<Sha256Kernels>> = OnceLock::new();
+    fn auto_cell() -> &'static Race<Engine<Self>> {
+        static CELL: Race<Engine<Sha256Kernels>> = Race::new();
         &CELL
     }
 
     #[cfg(feature = "std")]
-    fn configured_cell() -> &'static OnceLock<Result<Engine<Self>, EngineError>> {
-        static CELL: OnceLock<Result<Engine<Sha256Kernels>, EngineError>> = OnceLock::new();
+    fn configured_cell() -> &'static Race<Result<Engine<Self>, EngineError>> {
+        static CELL: Race<Result<Engine<Sha256Kernels>, EngineError>> = Race::new();
         &CELL
     }
 

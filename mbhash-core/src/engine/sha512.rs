@@ -1,7 +1,7 @@
 //! The SHA-512 family's kernels: scalar, AVX2 one-stream, AVX2 x4, AVX-512 x8.
 
 #[cfg(feature = "std")]
-use std::sync::OnceLock;
+use crate::race::Race;
 
 use mbhash_simd::sha512::{Avx2x1, Avx2x4, Avx512x8, Block, Compress, State, scalar};
 
@@ -93,14 +93,14 @@ impl Kernels for Sha512Kernels {
     }
 
     #[cfg(feature = "std")]
-    fn auto_cell() -> &'static OnceLock<Engine<Self>> {
-        static CELL: OnceLock<Engine<Sha512Kernels>> = OnceLock::new();
+    fn auto_cell() -> &'static Race<Engine<Self>> {
+        static CELL: Race<Engine<Sha512Kernels>> = Race::new();
         &CELL
     }
 
     #[cfg(feature = "std")]
-    fn configured_cell() -> &'static OnceLock<Result<Engine<Self>, EngineError>> {
-        static CELL: OnceLock<Result<Engine<Sha512Kernels>, EngineError>> = OnceLock::new();
+    fn configured_cell() -> &'static Race<Result<Engine<Self>, EngineError>> {
+        static CELL: Race<Result<Engine<Sha512Kernels>, EngineError>> = Race::new();
         &CELL
     }
 

@@ -118,7 +118,9 @@
 //! buffer whose `AsRef` panics fails its job ([`Reason::Panicked`]; for a
 //! stream chunk, the stream's finish); the worker and every other job go
 //! on. Replies run on the workers, so they should be short and must not wait
-//! on the service (use the `try_` forms from a reply). Should hashing itself
+//! on the service (use the `try_` forms from a reply; [`on_worker_thread`]
+//! tells a caller that it is on a worker, as the C library's blocking submit
+//! checks). Should hashing itself
 //! ever panic (a bug), the jobs of that batch come back [`Cancelled`] rather
 //! than be lost.
 
@@ -140,6 +142,7 @@ pub use pool::{BufferPool, PoolBuf};
 pub use queue::{Shutdown, Stats};
 pub use reply::{Cancelled, Done, Handle, Outcome, Reason, Reply};
 pub use stream::Stream;
+pub use worker::on_worker_thread;
 
 use core::fmt;
 use std::sync::Arc;

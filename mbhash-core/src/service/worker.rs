@@ -26,6 +26,13 @@ pub(crate) fn on_worker_of(inner: &Arc<Inner>) -> bool {
     WORKER_OF.with(Cell::get) == Arc::as_ptr(inner) as usize
 }
 
+/// True if the calling thread is a worker of any [`HashService`](super::HashService):
+/// where its replies (callbacks) run, and where waiting for room in a
+/// service's queue could wait for this very thread.
+pub fn on_worker_thread() -> bool {
+    WORKER_OF.with(Cell::get) != 0
+}
+
 /// A message on a worker queue.
 pub(crate) enum Msg {
     /// One job, from `submit`.

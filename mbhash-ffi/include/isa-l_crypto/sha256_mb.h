@@ -79,8 +79,9 @@ typedef struct {
 
 /*
  * The manager. Its size and alignment are isa-l_crypto's (848 bytes, aligned
- * to 16), and so are the declared fields, but what they hold is private to
- * libmbhash: treat the manager as opaque.
+ * to 16), and so are the declared fields. A manager just initialised holds
+ * in each what isa-l_crypto's initialisation leaves there; after that, what
+ * they hold is private to libmbhash: treat the manager as opaque.
  */
 typedef struct {
         sha256_digest_array digest;

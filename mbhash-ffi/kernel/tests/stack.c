@@ -180,7 +180,7 @@ static void pooled(mbh_algorithm alg) {
     for (size_t i = 0; i < NLENS; i++) {
         size_t len = LENS[i], a = len / 3;
         struct iovec iov[3] = {{data, a}, {data + a, len / 2 - a}, {data + len / 2, len - len / 2}};
-        MEASURE("mbh_pool_hash", r = mbh_pool_hash(&pool, alg, (const iovec *)iov, 1 + i % 3, out, sizeof out));
+        MEASURE("mbh_pool_hash", r = mbh_pool_hash(&pool, alg, iov, 1 + i % 3, out, sizeof out));
         expect_ok(r, "mbh_pool_hash");
     }
     MEASURE("mbh_pool_fini", r = mbh_pool_fini(&pool));
@@ -201,7 +201,7 @@ static void *helper(void *arg) {
     uint8_t out[MBH_MAX_DIGEST_LEN];
     struct iovec iov = {data, 65536};
     while (!atomic_load(&helper_stop)) {
-        expect_ok(mbh_pool_hash(&shared_pool, helper_alg, (const iovec *)&iov, 1, out, sizeof out),
+        expect_ok(mbh_pool_hash(&shared_pool, helper_alg, &iov, 1, out, sizeof out),
                   "mbh_pool_hash (helper)");
     }
     return NULL;
@@ -221,7 +221,7 @@ static void pooled_shared(mbh_algorithm alg) {
     uint8_t out[MBH_MAX_DIGEST_LEN];
     struct iovec iov = {data, 300000};
     for (int i = 0; i < 20; i++) {
-        MEASURE("mbh_pool_hash", r = mbh_pool_hash(&shared_pool, alg, (const iovec *)&iov, 1, out, sizeof out));
+        MEASURE("mbh_pool_hash", r = mbh_pool_hash(&shared_pool, alg, &iov, 1, out, sizeof out));
         expect_ok(r, "mbh_pool_hash (shared)");
     }
     atomic_store(&helper_stop, 1);

@@ -52,7 +52,7 @@ const ERR_ENGINE: c_int = 2900;
 pub(crate) const ERR_PANIC: c_int = 2901;
 
 /// The configured engine of the family, looked up once per process.
-fn engine<F: IsalFamily>() -> &'static Result<F::Engine, EngineError> {
+pub(crate) fn engine<F: IsalFamily>() -> &'static Result<F::Engine, EngineError> {
     F::engine_cell().get_or_init(<F::Engine as LaneEngine<F>>::try_configured)
 }
 
@@ -91,6 +91,12 @@ unsafe fn with_mgr<F: IsalFamily, T>(
     mgr: *mut LaneMgr<F>,
     f: impl FnOnce(&mut LaneMgr<F>) -> T,
 ) -> Result<T, c_int> {
+    // The engine a manager runs on is the family's, found when it was
+    // initialised (in this process or the one it was forked from): never
+    // missing here but for memory initialised by another process.
+    if engine::<F>().is_err() {
+        return Err(ERR_ENGINE);
+    }
     // SAFETY: checked (non-NULL, aligned, initialised; our layout fits in
     // the C type) and unreferenced elsewhere (the caller's contract).
     let m = unsafe { &mut *mgr };
@@ -125,13 +131,13 @@ unsafe fn isal_init<F: IsalFamily>(mgr: *mut F::Mgr) -> c_int {
         }
         let lanes = mgr.cast::<LaneMgr<F>>();
         match engine::<F>() {
-            // SAFETY: non-NULL, aligned and writable (the caller's
-            // contract); written without being read.
-            Ok(engine) => unsafe { lanes.write(LaneMgr::new(engine)) },
+            // SAFETY: non-NULL, aligned and writable for `F::MGR_SIZE` bytes
+            // (the caller's contract); written without being read.
+            Ok(_) => unsafe { LaneMgr::init(lanes) },
             Err(_) => {
                 // SAFETY: as above; an uninitialised manager is refused by
                 // every later call.
-                unsafe { (lanes.cast::<u8>()).write_bytes(0, size_of::<LaneMgr<F>>()) };
+                unsafe { (lanes.cast::<u8>()).write_bytes(0, F::MGR_SIZE) };
                 return Err(ERR_ENGINE);
             }
         }

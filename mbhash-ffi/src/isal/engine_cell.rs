@@ -2,62 +2,77 @@
 //! in a static: what an isa-l_crypto manager points to, so that neither
 //! `submit` nor `flush` looks it up (without `std`, a lookup is CPU
 //! detection and a new plan).
+//!
+//! With `std` it is the core's [`Race`](mbhash_core::race::Race): a caller
+//! never waits for another, so a child forked while another thread made the
+//! value makes its own. Without `std` (a kernel-style caller, which does not
+//! fork) a first caller's racers wait for it.
 
-use core::cell::UnsafeCell;
-use core::mem::MaybeUninit;
-use core::sync::atomic::{AtomicU8, Ordering};
+#[cfg(feature = "std")]
+pub(crate) type EngineCell<E> = mbhash_core::race::Race<Result<E, EngineError>>;
+#[cfg(not(feature = "std"))]
+pub(crate) use spin::EngineCell;
 
 use mbhash_core::engine::EngineError;
 
-const EMPTY: u8 = 0;
-const BUSY: u8 = 1;
-const READY: u8 = 2;
+/// The cell of the kernel-style library.
+#[cfg(not(feature = "std"))]
+mod spin {
+    use super::EngineError;
+    use core::cell::UnsafeCell;
+    use core::mem::MaybeUninit;
+    use core::sync::atomic::{AtomicU8, Ordering};
 
-/// A once-initialised `Result<E, EngineError>` in a static, without `std`.
-pub(crate) struct EngineCell<E> {
-    state: AtomicU8,
-    value: UnsafeCell<MaybeUninit<Result<E, EngineError>>>,
-}
+    const EMPTY: u8 = 0;
+    const BUSY: u8 = 1;
+    const READY: u8 = 2;
 
-// SAFETY: the value is written once, by the thread that moved `state` from
-// EMPTY to BUSY, before `state` becomes READY (release); it is read only
-// after READY is seen (acquire), and never written again.
-unsafe impl<E: Sync + Send> Sync for EngineCell<E> {}
-
-impl<E> EngineCell<E> {
-    /// An empty cell.
-    pub(crate) const fn new() -> Self {
-        EngineCell {
-            state: AtomicU8::new(EMPTY),
-            value: UnsafeCell::new(MaybeUninit::uninit()),
-        }
+    /// A once-initialised `Result<E, EngineError>` in a static, without `std`.
+    pub(crate) struct EngineCell<E> {
+        state: AtomicU8,
+        value: UnsafeCell<MaybeUninit<Result<E, EngineError>>>,
     }
 
-    /// The value, made by `init` on the first call (other threads wait for
-    /// it; `init` must not panic, nor call back into this cell).
-    pub(crate) fn get_or_init(
-        &'static self,
-        init: impl FnOnce() -> Result<E, EngineError>,
-    ) -> &'static Result<E, EngineError> {
-        let mut init = Some(init);
-        loop {
-            match self.state.load(Ordering::Acquire) {
-                // SAFETY: READY: written once and never again (see `Sync`).
-                READY => return unsafe { (*self.value.get()).assume_init_ref() },
-                EMPTY => {
-                    if self
-                        .state
-                        .compare_exchange(EMPTY, BUSY, Ordering::Acquire, Ordering::Acquire)
-                        .is_ok()
-                    {
-                        let value = (init.take().expect("initialised once"))();
-                        // SAFETY: this thread owns the cell while BUSY: no
-                        // other thread reads or writes the value.
-                        unsafe { (*self.value.get()).write(value) };
-                        self.state.store(READY, Ordering::Release);
+    // SAFETY: the value is written once, by the thread that moved `state` from
+    // EMPTY to BUSY, before `state` becomes READY (release); it is read only
+    // after READY is seen (acquire), and never written again.
+    unsafe impl<E: Sync + Send> Sync for EngineCell<E> {}
+
+    impl<E> EngineCell<E> {
+        /// An empty cell.
+        pub(crate) const fn new() -> Self {
+            EngineCell {
+                state: AtomicU8::new(EMPTY),
+                value: UnsafeCell::new(MaybeUninit::uninit()),
+            }
+        }
+
+        /// The value, made by `init` on the first call (other threads wait for
+        /// it; `init` must not panic, nor call back into this cell).
+        pub(crate) fn get_or_init(
+            &'static self,
+            init: impl FnOnce() -> Result<E, EngineError>,
+        ) -> &'static Result<E, EngineError> {
+            let mut init = Some(init);
+            loop {
+                match self.state.load(Ordering::Acquire) {
+                    // SAFETY: READY: written once and never again (see `Sync`).
+                    READY => return unsafe { (*self.value.get()).assume_init_ref() },
+                    EMPTY => {
+                        if self
+                            .state
+                            .compare_exchange(EMPTY, BUSY, Ordering::Acquire, Ordering::Acquire)
+                            .is_ok()
+                        {
+                            let value = (init.take().expect("initialised once"))();
+                            // SAFETY: this thread owns the cell while BUSY: no
+                            // other thread reads or writes the value.
+                            unsafe { (*self.value.get()).write(value) };
+                            self.state.store(READY, Ordering::Release);
+                        }
                     }
+                    _ => core::hint::spin_loop(),
                 }
-                _ => core::hint::spin_loop(),
             }
         }
     }

@@ -16,10 +16,10 @@ use mbhash_core::lanes::{FamilySet, LaneJob, LaneSet};
 use super::layout::{HashCtx, IsalFamily};
 use super::{JOB_BEING_PROCESSED, JOB_COMPLETED};
 
-/// "mbhI": an initialised manager.
-const MAGIC_READY: u32 = 0x4968_626d;
-/// A manager inside a call; still set after a panic escaped from one.
-const MAGIC_BUSY: u32 = 0x4268_626d;
+/// A manager inside a call; still set after a panic escaped from one
+/// ("mbhBmbhB"; between calls the tag is the family's
+/// [`IsalFamily::READY`]).
+const MAGIC_BUSY: u64 = 0x4268_626d_4268_626d;
 
 /// What a manager's state says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,11 +33,11 @@ pub(crate) enum MgrState {
 }
 
 /// A job in a lane: a context whose `job.buffer` and `job.len` are its
-/// blocks (left as they are, as in isa-l_crypto), and how many of them are
-/// done.
+/// blocks (left as they are, as in isa-l_crypto); how many of them are done
+/// is kept in the job's padding (`Job::done`), so that a lane's job is one
+/// pointer, as isa-l_crypto's `job_in_lane`.
 pub(crate) struct IsalJob<F: IsalFamily> {
     ctx: NonNull<HashCtx<F>>,
-    done: u64,
 }
 
 impl<F: IsalFamily> LaneJob<F> for IsalJob<F> {
@@ -53,45 +53,76 @@ impl<F: IsalFamily> LaneJob<F> for IsalJob<F> {
         unsafe {
             let data = (&raw const (*ctx).job.buffer).read().cast::<F::Block>();
             let len = (&raw const (*ctx).job.len).read();
-            core::slice::from_raw_parts(
-                data.cast_const().add(self.done as usize),
-                (len - self.done) as usize,
-            )
+            let done = (&raw const (*ctx).job.done).read();
+            core::slice::from_raw_parts(data.cast_const().add(done as usize), (len - done) as usize)
         }
     }
 
     #[inline]
     fn advance(&mut self, n: usize) -> bool {
-        self.done += n as u64;
-        // SAFETY: as in `blocks`.
-        self.done == unsafe { (&raw const (*self.ctx.as_ptr()).job.len).read() }
+        let ctx = self.ctx.as_ptr();
+        // SAFETY: as in `blocks`; the padding is the manager's while the
+        // context is in a lane.
+        unsafe {
+            let done = (&raw const (*ctx).job.done).read() + n as u64;
+            (&raw mut (*ctx).job.done).write(done);
+            done == (&raw const (*ctx).job.len).read()
+        }
     }
 }
 
-/// What lives inside an `ISAL_SHA*_HASH_CTX_MGR`: the lane set of
-/// `mbhash-core` (the jobs are the contexts themselves, as in
-/// isa-l_crypto), the engine and its lane count: 792 of the 848 bytes of
-/// the SHA-256 manager, 664 of the 720 of the SHA-512 one.
+/// What lives inside an `ISAL_SHA*_HASH_CTX_MGR`, laid over isa-l_crypto's
+/// fields so that a new manager holds what isa-l_crypto's
+/// `*_ctx_mgr_init` leaves in each (see `layout`): the lane set of
+/// `mbhash-core` (the jobs are the contexts themselves, as in isa-l_crypto)
+/// over `args` (chaining states and job pointers, zero when empty) and the
+/// start of `lens` (the busy and done masks, zero when empty), the rest of
+/// `lens` as isa-l_crypto sets it, and the tag over `unused_lanes`, whose
+/// initial value it is. The bytes after it (`ldata`, `num_lanes_inuse`) are
+/// zero. The engine is the family's, looked up once per process (not kept
+/// here: a pointer would be no initial value of isa-l_crypto's).
 #[repr(C)]
 pub(crate) struct LaneMgr<F: IsalFamily> {
     set: FamilySet<F, IsalJob<F>>,
-    /// The configured engine, looked up once per process.
-    engine: &'static F::Engine,
-    /// Lanes the engine fills before a submit runs it.
-    lane_count: u32,
-    /// [`MAGIC_READY`] once initialised, [`MAGIC_BUSY`] during a call.
-    magic: u32,
+    /// The rest of `lens`: [`IsalFamily::LENS_TAIL`], never changed.
+    lens_tail: [u64; 7],
+    /// [`IsalFamily::READY`] between calls, [`MAGIC_BUSY`] during one.
+    magic: u64,
 }
 
 impl<F: IsalFamily> LaneMgr<F> {
-    /// An empty manager on `engine`.
-    pub(crate) fn new(engine: &'static F::Engine) -> Self {
-        LaneMgr {
-            set: LaneSet::new(),
-            engine,
-            lane_count: engine.lanes().clamp(1, F::MAX_LANES) as u32,
-            magic: MAGIC_READY,
+    /// Bytes of the lane set, and where the tag is (for `layout`'s checks).
+    pub(crate) const SET_SIZE: usize = core::mem::size_of::<FamilySet<F, IsalJob<F>>>();
+    pub(crate) const MAGIC_OFFSET: usize = core::mem::offset_of!(Self, magic);
+
+    /// Builds an empty manager at `this`: every byte of the C manager as
+    /// isa-l_crypto's initialisation leaves it.
+    ///
+    /// # Safety
+    /// `this` is aligned and valid for writes of `F::MGR_SIZE` bytes.
+    pub(crate) unsafe fn init(this: *mut Self) {
+        // SAFETY: the caller's contract; our layout is within the C type
+        // (checked in `layout`). Zeroed first: the bytes past our fields
+        // are isa-l_crypto's `ldata` and `num_lanes_inuse`, zero there.
+        unsafe {
+            this.cast::<u8>().write_bytes(0, F::MGR_SIZE);
+            (&raw mut (*this).set).write(LaneSet::new());
+            (&raw mut (*this).lens_tail).write(F::LENS_TAIL);
+            (&raw mut (*this).magic).write(F::READY);
         }
+    }
+
+    /// The family's engine: looked up at the manager's `init`, so there.
+    fn engine() -> &'static F::Engine {
+        match super::api::engine::<F>() {
+            Ok(engine) => engine,
+            Err(_) => unreachable!("a manager is initialised only once its engine was found"),
+        }
+    }
+
+    /// Lanes the engine fills before a submit runs it.
+    fn lane_count() -> usize {
+        Self::engine().lanes().clamp(1, F::MAX_LANES)
     }
 
     /// Reads the state of the manager at `this` (its magic word only).
@@ -103,7 +134,7 @@ impl<F: IsalFamily> LaneMgr<F> {
         // smaller than the C type, checked in `layout`); a plain integer read
         // through a raw pointer.
         match unsafe { (&raw const (*this).magic).read() } {
-            MAGIC_READY => MgrState::Ready,
+            m if m == F::READY => MgrState::Ready,
             MAGIC_BUSY => MgrState::Poisoned,
             _ => MgrState::Uninitialised,
         }
@@ -116,7 +147,7 @@ impl<F: IsalFamily> LaneMgr<F> {
 
     /// Marks the call finished.
     pub(crate) fn leave(&mut self) {
-        self.magic = MAGIC_READY;
+        self.magic = F::READY;
     }
 
     /// True if `ctx`'s job is in a lane.
@@ -139,14 +170,14 @@ impl<F: IsalFamily> LaneMgr<F> {
         // contract); plain field accesses through the raw pointer.
         let state = unsafe {
             (&raw mut (*ctx).job.status).write(JOB_BEING_PROCESSED);
+            (&raw mut (*ctx).job.done).write(0);
             (&raw const (*ctx).job.result_digest).read()
         };
         let job = IsalJob {
             ctx: NonNull::new(ctx).expect("a checked context"),
-            done: 0,
         };
         self.set.insert(state, job);
-        if self.set.in_flight() < self.lane_count as usize {
+        if self.set.in_flight() < Self::lane_count() {
             return ptr::null_mut();
         }
         self.flush()
@@ -156,7 +187,7 @@ impl<F: IsalFamily> LaneMgr<F> {
     /// NULL if no lane is busy.
     #[inline]
     pub(crate) fn flush(&mut self) -> *mut HashCtx<F> {
-        match self.set.run(self.engine) {
+        match self.set.run(Self::engine()) {
             Some(i) => self.retire(i),
             None => ptr::null_mut(),
         }

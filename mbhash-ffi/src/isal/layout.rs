@@ -32,6 +32,17 @@ pub(crate) trait IsalFamily: Family {
     const MGR_SIZE: usize;
     /// `_Alignof` of the C manager.
     const MGR_ALIGN: usize;
+    /// Where isa-l_crypto's manager has `lens` and `unused_lanes`.
+    const LENS_OFFSET: usize;
+    const UNUSED_LANES_OFFSET: usize;
+    /// What isa-l_crypto's initialisation (its AVX-512 managers, the
+    /// widest, whose lane counts ours are) leaves in `unused_lanes`: a new
+    /// manager's tag.
+    const READY: u64;
+    /// What it leaves in the 56 bytes of `lens` after the first 8 (which
+    /// are zero, where the lane set keeps its masks): zero for SHA-256,
+    /// `lens[j] = j` for SHA-512.
+    const LENS_TAIL: [u64; 7];
 
     /// The family's configured engine, looked up once per process.
     fn engine_cell() -> &'static EngineCell<Self::Engine>;
@@ -44,6 +55,10 @@ impl IsalFamily for Sha256Family {
     const MAX_LANES: usize = 16;
     const MGR_SIZE: usize = 848;
     const MGR_ALIGN: usize = 16;
+    const LENS_OFFSET: usize = 640;
+    const UNUSED_LANES_OFFSET: usize = 704;
+    const READY: u64 = 0xfedc_ba98_7654_3210;
+    const LENS_TAIL: [u64; 7] = [0; 7];
 
     fn engine_cell() -> &'static EngineCell<Self::Engine> {
         static CELL: EngineCell<mbhash_core::engine::Sha256Engine> = EngineCell::new();
@@ -58,6 +73,10 @@ impl IsalFamily for Sha512Family {
     const MAX_LANES: usize = 8;
     const MGR_SIZE: usize = 720;
     const MGR_ALIGN: usize = 8;
+    const LENS_OFFSET: usize = 576;
+    const UNUSED_LANES_OFFSET: usize = 640;
+    const READY: u64 = 0x0706_0504_0302_0100;
+    const LENS_TAIL: [u64; 7] = [1, 2, 3, 4, 5, 6, 7];
 
     fn engine_cell() -> &'static EngineCell<Self::Engine> {
         static CELL: EngineCell<mbhash_core::engine::Sha512Engine> = EngineCell::new();
@@ -87,8 +106,10 @@ pub(crate) struct Job<F: IsalFamily> {
     pub buffer: *mut u8,
     /// The job's length in blocks.
     pub len: u64,
-    /// C aligns `result_digest` to 64.
-    _gap: MaybeUninit<[u8; 48]>,
+    /// C padding (it aligns `result_digest` to 64), where the drop-in keeps
+    /// the blocks done while the job is in a lane.
+    pub done: u64,
+    _gap: MaybeUninit<[u8; 40]>,
     /// The chaining state, as host-order words: the digest once complete.
     pub result_digest: [F::Word; 8],
     /// `ISAL_JOB_STS`.
@@ -176,8 +197,14 @@ const _: () = {
     assert!(align_of::<Sha512CtxMgr>() == Sha512Family::MGR_ALIGN);
     assert!(size_of::<LaneMgr<Sha256Family>>() <= Sha256Family::MGR_SIZE);
     assert!(size_of::<LaneMgr<Sha512Family>>() <= Sha512Family::MGR_SIZE);
-    assert!(size_of::<LaneMgr<Sha256Family>>() == 792);
-    assert!(size_of::<LaneMgr<Sha512Family>>() == 664);
+    // Over isa-l_crypto's fields as `LaneMgr` says: the lane set over
+    // `args` and the first 8 bytes of `lens`, the tag over `unused_lanes`.
+    assert!(LaneMgr::<Sha256Family>::SET_SIZE == Sha256Family::LENS_OFFSET + 8);
+    assert!(LaneMgr::<Sha512Family>::SET_SIZE == Sha512Family::LENS_OFFSET + 8);
+    assert!(LaneMgr::<Sha256Family>::MAGIC_OFFSET == Sha256Family::UNUSED_LANES_OFFSET);
+    assert!(LaneMgr::<Sha512Family>::MAGIC_OFFSET == Sha512Family::UNUSED_LANES_OFFSET);
+    assert!(size_of::<LaneMgr<Sha256Family>>() == 712);
+    assert!(size_of::<LaneMgr<Sha512Family>>() == 648);
     assert!(align_of::<LaneMgr<Sha256Family>>() == MGR_ALIGN);
     assert!(align_of::<LaneMgr<Sha512Family>>() == MGR_ALIGN);
 };

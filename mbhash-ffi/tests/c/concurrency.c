@@ -62,7 +62,7 @@ static void *pool_thread(void *p) {
             iov[k].iov_len = cuts[k + 1] - cuts[k];
         }
         uint8_t got[64], want[64];
-        mbh_result res = mbh_pool_hash(a->pool, alg->alg, (const iovec *)iov, n, got, sizeof got);
+        mbh_result res = mbh_pool_hash(a->pool, alg->alg, iov, n, got, sizeof got);
         reference(alg->alg, DATA + off, len, want);
         if (res != MBH_OK || memcmp(got, want, alg->digest_len) != 0) {
             fprintf(stderr, "pool: %s len %zu pieces %zu: result %u or wrong digest\n", alg->name,
@@ -134,7 +134,7 @@ static void test_pool_misuse(void) {
     memset(out, 0xa5, sizeof out);
     memcpy(keep, out, sizeof out);
     struct iovec iov[2] = {{DATA, 10}, {NULL, 5}};
-    const iovec *v = (const iovec *)iov;
+    const struct iovec *v = iov;
     EXPECT(mbh_pool_hash(NULL, MBH_SHA256, v, 1, out, 64), MBH_NULL_ARGUMENT);
     EXPECT(mbh_pool_hash(&zeroed, MBH_SHA256, v, 1, out, 64), MBH_UNINITIALIZED);
     EXPECT(mbh_pool_hash(pool, 99, v, 1, out, 64), MBH_INVALID_ALGORITHM);
