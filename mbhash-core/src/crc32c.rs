@@ -228,6 +228,15 @@ pub fn set_default(name: &str) -> Result<(), EngineError> {
     Ok(())
 }
 
+/// Undoes [`set_default`]: from now on [`crc32c`] and friends run what
+/// `MBHASH_CRC32C_ENGINE` names again (`auto` when it is unset or
+/// invalid), as at the start of the process.
+pub fn clear_default() {
+    DEFAULT.store(0, Ordering::Release);
+    // The next call chooses again from the variable (`choose`).
+    CURRENT.store(0, Ordering::Release);
+}
+
 /// One kernel token, ready to run.
 #[derive(Clone, Copy, Debug)]
 enum One {

@@ -311,6 +311,19 @@ impl<K: Kernels> Engine<K> {
         Ok(())
     }
 
+    /// Undoes [`Engine::set_default`]: from now on the family's engine is
+    /// the one its environment variable names again (`auto` when unset), as
+    /// at the start of the process.
+    pub fn clear_default() {
+        K::default_cell().store(0, Ordering::Release);
+    }
+
+    /// Whether [`Engine::set_default`] chose the family's engine (rather
+    /// than the environment variable).
+    pub fn default_is_set() -> bool {
+        K::default_cell().load(Ordering::Acquire) != 0
+    }
+
     /// [`Engine::try_configured`], or `auto` if that is an error: what every
     /// infallible constructor (`JobManager::new`, `StreamHasher::new`,
     /// `hash_many`) runs on.
@@ -710,6 +723,18 @@ pub fn set_default(family: impl Into<EngineFamily>, name: &str) -> Result<(), En
         EngineFamily::Sha512 => Sha512Engine::set_default(name),
         #[cfg(feature = "std")]
         EngineFamily::Crc32c => crate::crc32c::set_default(name),
+    }
+}
+
+/// Undoes [`set_default`] for `family` (an [`EngineFamily`] or an
+/// [`Algo`](crate::Algo)): its engine is the one its environment variable
+/// names again (`auto` when unset), as at the start of the process.
+pub fn clear_default(family: impl Into<EngineFamily>) {
+    match family.into() {
+        EngineFamily::Sha256 => Sha256Engine::clear_default(),
+        EngineFamily::Sha512 => Sha512Engine::clear_default(),
+        #[cfg(feature = "std")]
+        EngineFamily::Crc32c => crate::crc32c::clear_default(),
     }
 }
 
