@@ -114,6 +114,36 @@ pub struct Hashed<D> {
 /// [`Settings::timeout`] is an error of kind [`io::ErrorKind::TimedOut`].
 pub type Outcome = Option<io::Result<Hashed<Digest>>>;
 
+/// A read that failed past an input's first byte: the error of the
+/// outcome is of the system error's kind, with this inside it
+/// ([`io::Error::get_ref`]), shown as "read error at byte N: ..."; the
+/// system's error is its [`source`](std::error::Error::source).
+#[derive(Debug)]
+pub struct ReadError {
+    /// The bytes read before the error.
+    pub offset: u64,
+    /// The system's error.
+    pub error: io::Error,
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The system's text without its " (os error N)".
+        let text = self.error.to_string();
+        let text = match (self.error.raw_os_error(), text.rfind(" (os error ")) {
+            (Some(_), Some(at)) => &text[..at],
+            _ => &text,
+        };
+        write!(f, "read error at byte {}: {text}", self.offset)
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 /// Opens standard input for [`Source::Stdin`].
 pub type OpenStdin = dyn Fn() -> io::Result<Box<dyn Read + Send>> + Sync;
 

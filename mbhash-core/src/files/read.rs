@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use super::budget::{self, Budget, Opened};
 use super::input::{Input, Stop, Watched};
-use super::{Hashed, Job, OpenStdin, Outcome, Settings, Source, Until};
+use super::{Hashed, Job, OpenStdin, Outcome, ReadError, Settings, Source, Until};
 use crate::Algo;
 use crate::service::{self, BufferPool, HashService, InOrder, PoolBuf, Sequencer, Slot};
 
@@ -74,26 +74,14 @@ struct Batch<T> {
     bytes: usize,
 }
 
-/// The text of an OS error without its " (os error N)".
-fn describe(e: &io::Error) -> String {
-    let text = e.to_string();
-    match (e.raw_os_error(), text.rfind(" (os error ")) {
-        (Some(_), Some(at)) => text[..at].to_string(),
-        _ => text,
-    }
-}
-
 /// A read error at byte `offset` of an input: the offset is named past the
-/// first byte (at the first byte the error is the system's, e.g. "Is a
-/// directory").
+/// first byte (at the first byte the error is the system's as it is, e.g.
+/// "Is a directory"), the system's error kept as the source ([`ReadError`]).
 pub(super) fn read_error(offset: u64, e: io::Error) -> io::Error {
     if offset == 0 {
         return e;
     }
-    io::Error::new(
-        e.kind(),
-        format!("read error at byte {offset}: {}", describe(&e)),
-    )
+    io::Error::new(e.kind(), ReadError { offset, error: e })
 }
 
 /// The error of a read that was stopped.

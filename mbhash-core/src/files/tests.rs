@@ -24,6 +24,12 @@ fn a_read_error_names_its_byte_offset() {
         e.to_string(),
         "read error at byte 10000: Input/output error"
     );
+    assert_eq!(e.kind(), io::Error::from_raw_os_error(5).kind());
+    let inner = e.get_ref().unwrap().downcast_ref::<ReadError>().unwrap();
+    assert_eq!(
+        (inner.offset, inner.error.raw_os_error()),
+        (10_000, Some(5))
+    );
     // At the first byte, the system's error as it is.
     let e = read_error(0, io::Error::from_raw_os_error(21));
     assert_eq!(e.raw_os_error(), Some(21));
