@@ -15,7 +15,7 @@ import pytest
 import mbhash
 from conftest import ALGOS, engines_of, family_of, reference
 
-CHUNK = 256 << 10  # the reader's chunk: sizes around it cross rounds
+CHUNK = 1 << 20  # the reader's chunk: sizes around it are one job, or a stream
 
 
 def make(tmp_path, rng, sizes):
@@ -119,8 +119,15 @@ print(len(bad), repr(bad[:1]))
 def test_more_files_than_descriptors(limit, jobs, count, tmp_path, rng):
     # Each reader holds one file at a time, its descriptor from a budget
     # under the limit: no readable file is an EMFILE error, whatever `jobs`.
+    # Files of a few hundred KiB stay open a while as they are read (the
+    # paths are hard links to a few of them, to keep the test small).
+    sources = []
+    for k in range(8):
+        src = tmp_path / f"source{k}"
+        src.write_bytes(rng.randbytes(rng.randrange(200_000, 600_000)))
+        sources.append(src)
     for i in range(count):
-        (tmp_path / f"f{i:05}").write_bytes(rng.randbytes(rng.randrange(3000)))
+        os.link(sources[i % len(sources)], tmp_path / f"f{i:05}")
     r = run_child(LIMIT_CHILD, limit, jobs, count, tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split()[0] == "0", r.stdout
@@ -152,15 +159,27 @@ def test_a_fifo_is_read_whole_from_a_late_writer(fifo, rng):
 
     def write():
         time.sleep(0.1)
-        with open(fifo, "wb") as w:
-            for k in range(0, len(data), 70_000):
-                w.write(data[k:k + 70_000])
-                w.flush()
-                time.sleep(0.03)
-    t = threading.Thread(target=write)
+        try:
+            with open(fifo, "wb") as w:
+                for k in range(0, len(data), 70_000):
+                    w.write(data[k:k + 70_000])
+                    w.flush()
+                    time.sleep(0.03)
+        except BrokenPipeError:
+            pass  # the reader went away: the test failed anyway
+    t = threading.Thread(target=write, daemon=True)
     t.start()
-    got = mbhash.hash_files([fifo], timeout=60)
-    t.join()
+    try:
+        got = mbhash.hash_files([fifo], timeout=60)
+    finally:
+        t.join(timeout=5)
+        if t.is_alive():
+            # hash_files failed before it opened the FIFO: let the writer's
+            # open through, then break its pipe.
+            fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+            t.join(timeout=0.5)
+            os.close(fd)
+            t.join(timeout=30)
     assert got == [reference("sha256", data)]
 
 

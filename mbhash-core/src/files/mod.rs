@@ -170,10 +170,11 @@ pub struct Settings {
     pub no_cache: bool,
     /// Check whether each file changed while it was read.
     pub warn_changed: bool,
-    /// The time an input may take from its open to its last byte read; one
-    /// that takes longer is a [`io::ErrorKind::TimedOut`] error of its job
-    /// (a FIFO or device that never ends, a writer that never comes). A
-    /// wait for a buffer of the pool counts too. `None`: no limit.
+    /// The time an input may take from when its reader takes it up (its
+    /// open, with a wait for a descriptor) to its last byte read; one that
+    /// takes longer is a [`io::ErrorKind::TimedOut`] error of its job (a
+    /// FIFO or device that never ends, a writer that never comes). Waits for
+    /// a buffer of the pool count too. `None`: no limit.
     pub timeout: Option<Duration>,
 }
 
@@ -198,7 +199,7 @@ impl Settings {
 
 /// Called every so often on the calling thread while it waits
 /// ([`Run::check_every`]); an error cancels the run.
-pub type Check<'a> = &'a mut (dyn FnMut() -> io::Result<()> + Send);
+pub type Check<'a> = &'a mut dyn FnMut() -> io::Result<()>;
 
 /// A run of jobs: the service, the run's algorithm, the settings and the
 /// caller's hooks.
