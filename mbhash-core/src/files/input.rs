@@ -32,7 +32,7 @@ impl Input {
     /// The bytes a regular file holds now; `None` for anything else.
     pub(super) fn size(&self) -> Option<u64> {
         match self {
-            Input::File(f) => f.meta.is_file().then(|| f.meta.len()),
+            Input::File(f) => f.meta.is_file().then_some(f.meta.len()),
             Input::Stdin(_) => None,
             Input::Empty => Some(0),
         }

@@ -16,6 +16,9 @@ use crate::service::{self, BufferPool, HashService, InOrder, PoolBuf, Sequencer,
 /// A job's place in the output.
 type Place<T> = Slot<(T, Outcome)>;
 
+/// Hands outcomes on, on the calling thread (see [`super::Waiter::deliver`]).
+pub(super) type Deliver<'d, T> = dyn FnMut(&InOrder<(T, Outcome)>, Until) -> io::Result<bool> + 'd;
+
 /// What the reader threads share.
 pub(super) struct Readers<'a, I: Iterator> {
     service: HashService,
@@ -174,7 +177,7 @@ where
     pub(super) fn run(
         &self,
         spawn_limit: usize,
-        deliver: &mut dyn FnMut(&InOrder<(I::Item, Outcome)>, Until) -> io::Result<bool>,
+        deliver: &mut Deliver<'_, I::Item>,
         go_on: &dyn Fn() -> bool,
     ) -> io::Result<()> {
         let (seq, in_order) = service::ordered::<(I::Item, Outcome)>(self.settings.window);
@@ -187,7 +190,7 @@ where
                     .name(format!("mbhash-reader-{i}"))
                     .spawn_scoped(s, move || {
                         let go_on = || !self.stop.load(Ordering::Relaxed);
-                        self.read_jobs(&seq, &mut |_| seq.slot(), &go_on);
+                        self.read_jobs(&seq, &mut || seq.slot(), &go_on);
                     });
                 // A thread that cannot be started: the run goes on with
                 // those that did.
@@ -218,14 +221,14 @@ where
         &self,
         seq: Sequencer<(I::Item, Outcome)>,
         in_order: &InOrder<(I::Item, Outcome)>,
-        deliver: &mut dyn FnMut(&InOrder<(I::Item, Outcome)>, Until) -> io::Result<bool>,
+        deliver: &mut Deliver<'_, I::Item>,
         go_on: &dyn Fn() -> bool,
     ) -> io::Result<()> {
         let go_on = || !self.stop.load(Ordering::Relaxed) && go_on();
         let mut failed = None;
         self.read_jobs(
             &seq,
-            &mut |_| loop {
+            &mut || loop {
                 if let Some(place) = seq.try_slot() {
                     return Some(place);
                 }
@@ -261,7 +264,7 @@ where
     fn read_jobs(
         &self,
         seq: &Sequencer<(I::Item, Outcome)>,
-        slot: &mut dyn FnMut(&mut Batch<I::Item>) -> Option<Place<I::Item>>,
+        slot: &mut dyn FnMut() -> Option<Place<I::Item>>,
         go_on: &dyn Fn() -> bool,
     ) {
         let mut batch = Batch {
@@ -282,7 +285,7 @@ where
                 jobs.next().and_then(|job| {
                     let place = seq.try_slot().or_else(|| {
                         self.send(&mut batch);
-                        slot(&mut batch)
+                        slot()
                     })?;
                     Some((job, place))
                 })
