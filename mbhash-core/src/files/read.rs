@@ -248,6 +248,9 @@ where
         drop(seq);
         match failed {
             Some(e) => Err(e),
+            // Stopped (the caller's check failed): the run's error is the
+            // caller's.
+            None if !go_on() => Ok(()),
             None => deliver(in_order, Until::End).map(drop),
         }
     }

@@ -1,4 +1,5 @@
 use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -162,6 +163,7 @@ fn fifo(dir: &Path, name: &str) -> std::path::PathBuf {
 fn hash_paths(
     paths: &[&Path],
     settings: Settings,
+    spawn: usize,
     check: Option<Check<'_>>,
 ) -> io::Result<Vec<io::Result<Vec<u8>>>> {
     let jobs = paths
@@ -169,7 +171,7 @@ fn hash_paths(
         .enumerate()
         .map(|(i, p)| Numbered(i, Some(Source::Path(p.to_path_buf()))));
     let mut got = Vec::new();
-    let mut run = Run::new(HashService::builder(), Algo::Sha256, settings);
+    let mut run = Run::new(HashService::builder(), Algo::Sha256, settings).spawn_at_most(spawn);
     if let Some(check) = check {
         run = run.check_every(Duration::from_millis(10), check);
     }
@@ -231,13 +233,24 @@ fn a_fifo_is_read_whole_from_a_late_writer() {
             std::thread::sleep(Duration::from_millis(100));
             let mut w = std::fs::OpenOptions::new().write(true).open(&pipe).unwrap();
             for piece in data.chunks(70_000) {
-                w.write_all(piece).unwrap();
+                if w.write_all(piece).is_err() {
+                    return; // the reader went away
+                }
                 std::thread::sleep(Duration::from_millis(30));
             }
         })
     };
-    let got = hash_paths(&[&pipe], Settings::new(2), None).unwrap();
-    writer.join().unwrap();
+    let got = hash_paths(&[&pipe], Settings::new(2), usize::MAX, None).unwrap();
+    if !writer.is_finished() {
+        // Read before the writer came (the test fails below): let its open
+        // through and break its pipe, so that it ends.
+        std::thread::sleep(Duration::from_millis(500));
+        let _ = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+            .open(&pipe);
+    }
+    let _ = writer.join();
     assert_eq!(
         got[0].as_ref().unwrap(),
         &mbhash_test_support::oracle("sha256", &data)
@@ -251,7 +264,9 @@ fn a_fifo_is_read_whole_from_a_late_writer() {
 fn a_check_cancels_a_run_stuck_on_a_fifo_or_a_device() {
     let tmp = mbhash_test_support::TempDir::new("mbhash-files", "cancel");
     let pipe = fifo(&tmp.0, "pipe");
-    for path in [pipe.as_path(), Path::new("/dev/zero")] {
+    let cases = [pipe.as_path(), Path::new("/dev/zero")];
+    // With reader threads, and with the calling thread as the reader.
+    for (path, spawn) in cases.into_iter().flat_map(|p| [(p, usize::MAX), (p, 0)]) {
         let start = Instant::now();
         let mut check = || {
             if start.elapsed() > Duration::from_millis(150) {
@@ -260,11 +275,14 @@ fn a_check_cancels_a_run_stuck_on_a_fifo_or_a_device() {
                 Ok(())
             }
         };
-        let r = hash_paths(&[path], Settings::new(2), Some(&mut check));
+        let r = hash_paths(&[path], Settings::new(2), spawn, Some(&mut check));
         assert_eq!(r.unwrap_err().to_string(), "interrupted");
         // Generous for a loaded machine: without the cancel the run never
         // ends.
-        assert!(start.elapsed() < Duration::from_secs(20), "{path:?}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{path:?} {spawn}"
+        );
     }
 }
 
