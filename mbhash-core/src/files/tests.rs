@@ -183,7 +183,8 @@ fn hash_paths(
 }
 
 /// A FIFO with no writer and an endless device are each their job's
-/// time-out error; the files around them are hashed. Before the watched
+/// time-out error; the files around them are hashed (a second is far more
+/// than a small file takes, even on a loaded machine). Before the watched
 /// reads, the FIFO's open waited for a writer for ever.
 #[test]
 fn a_fifo_without_writer_or_an_endless_device_times_out() {
@@ -193,7 +194,7 @@ fn a_fifo_without_writer_or_an_endless_device_times_out() {
     let pipe = fifo(&tmp.0, "pipe");
     for spawn in [usize::MAX, 0] {
         let settings = Settings {
-            timeout: Some(Duration::from_millis(200)),
+            timeout: Some(Duration::from_secs(1)),
             ..Settings::new(2)
         };
         let paths: [&Path; 4] = [&a, &pipe, Path::new("/dev/zero"), &a];
