@@ -152,7 +152,7 @@ impl Iterator for Lines {
                             line: 0,
                         }
                     } else {
-                        match crate::files::retry(|| File::open(&arg)) {
+                        match mbhash_core::files::retry(|| File::open(&arg)) {
                             Ok(f) => OpenList {
                                 reader: ListReader::File(BufReader::with_capacity(64 << 10, f)),
                                 name: names::bytes(&arg).into_owned(),

@@ -13,7 +13,6 @@ mod args;
 mod bench;
 mod check;
 mod checkline;
-mod files;
 mod names;
 mod outfile;
 mod output;

@@ -15,9 +15,9 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::files;
 use crate::names;
 use crate::streams::{Job, Source, StdinOnce};
+use mbhash_core::files;
 
 /// One input to report.
 #[derive(Debug)]

@@ -11,6 +11,9 @@
 //!   submitted from any thread, with handles, callbacks or channels.
 //! * [`Pool`] ([`pool`]): a shared, synchronous pool with no threads of its
 //!   own that combines concurrent callers' jobs into lanes.
+//! * [`files`]: many files read onto a [`HashService`] under the
+//!   open-file limit, outcomes in job order (the reader of the command
+//!   line and of Python's `hash_files`).
 //! * [`verity`]: fs-verity digests and dm-verity hash trees, built and
 //!   verified many blocks at a time.
 //! * [`engine`]: run-time choice of kernels (`auto` measures this CPU), with
@@ -40,6 +43,8 @@ mod buffer;
 #[cfg(feature = "std")]
 pub mod crc32c;
 pub mod engine;
+#[cfg(all(feature = "std", unix))]
+pub mod files;
 mod hasher;
 pub mod lanes;
 pub mod manager;

@@ -1,27 +1,26 @@
-//! `mbhash.hash_files(paths, name="sha256", jobs=None)`: many files at once,
-//! as independent streams of `mbhash-core`'s job manager, with the GIL
+//! `mbhash.hash_files(paths, name="sha256", jobs=None, *, engine=None,
+//! timeout=None)`: many files at once, read by `mbhash-core`'s reader of
+//! files (the one of `mbhash sum`) onto its hash service, with the GIL
 //! released.
 //!
-//! `jobs` worker threads take files from one shared counter. Each keeps up
-//! to two lanes' worth of files open and works in rounds: it reads the next
-//! chunk of every open file into that file's buffer, submits every chunk to
-//! a job manager made for the round (`ENTIRE` for a file read whole in its
-//! first round, else `FIRST`, `UPDATE`..., `LAST`), flushes it, and replaces
-//! the files that ended. Memory is bounded by `jobs * 2 * lanes * CHUNK`,
-//! whatever the number and sizes of the files. (The `mbhash sum` command
-//! line has its own, ordered, streaming scheduler in `mbhash-cli`; this one
-//! returns every result at once.)
+//! `jobs` reader threads open the files in order, one descriptor each from
+//! a budget under `RLIMIT_NOFILE` (a file is never reported as `EMFILE`:
+//! a reader waits for a descriptor), and hand them to `jobs` hashing
+//! workers that put many files in their lanes; memory is bounded by the
+//! reader's pool of buffers, whatever the number and sizes of the files.
+//! The calling thread waits for the results in order and looks for signals
+//! every few milliseconds: a `KeyboardInterrupt` cancels the run, the
+//! readers stop (a FIFO or a device is read with `poll`, so none is left
+//! waiting) and the exception is raised.
 
-use std::fs::File;
-use std::io::{self, Read};
+use std::io;
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
-use mbhash_core::alg::{Algorithm, Family};
-use mbhash_core::engine::LaneEngine;
-use mbhash_core::with_algo;
-use mbhash_core::{Context, Flags, JobManager};
+use mbhash_core::alg::Algorithm;
+use mbhash_core::files::{Job, ReadError, Run, Settings, Source};
+use mbhash_core::service::{self, Digest};
+use mbhash_core::{Algo, HashService, with_algo};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
@@ -29,10 +28,8 @@ use pyo3::types::{PyBytes, PyList};
 use crate::algo;
 use crate::engines;
 
-/// Bytes read per file per round.
-const CHUNK: usize = 256 << 10;
-/// Files a worker keeps open, per lane of the engine.
-const STREAMS_PER_LANE: usize = 2;
+/// How often the waiting thread looks for signals.
+const CHECK_EVERY: Duration = Duration::from_millis(20);
 
 /// Hashes every file of the iterable `paths` (str, bytes or os.PathLike)
 /// with the algorithm `name`, `jobs` threads at once (default: one per
@@ -40,16 +37,21 @@ const STREAMS_PER_LANE: usize = 2;
 /// Returns a list in the order of `paths`: for each file its digest
 /// (bytes), or, if it could not be opened or read, the OSError (not
 /// raised), e.g. FileNotFoundError, whose filename is that path; one bad
-/// file loses no other file's result. ValueError for an unknown algorithm
-/// or engine or jobs < 1, TypeError for an item that is not a path.
+/// file loses no other file's result. With `timeout` (seconds), a file not
+/// read whole that long after its open, such as a FIFO with no writer or
+/// an endless device, is a TimeoutError of its own. A signal's exception
+/// (KeyboardInterrupt) stops the call and is raised. ValueError for an
+/// unknown algorithm or engine, jobs < 1 or a timeout that is not a
+/// positive number of seconds, TypeError for an item that is not a path.
 #[pyfunction]
-#[pyo3(signature = (paths, name = "sha256", jobs = None, *, engine = None))]
+#[pyo3(signature = (paths, name = "sha256", jobs = None, *, engine = None, timeout = None))]
 pub(crate) fn hash_files<'py>(
     py: Python<'py>,
     paths: &Bound<'py, PyAny>,
     name: &str,
     jobs: Option<usize>,
     engine: Option<&str>,
+    timeout: Option<f64>,
 ) -> PyResult<Bound<'py, PyList>> {
     let algo = algo::parse(name)?;
     let jobs = match jobs {
@@ -57,20 +59,88 @@ pub(crate) fn hash_files<'py>(
         Some(j) => j,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
+    let timeout = match timeout {
+        None => None,
+        Some(t) => match Duration::try_from_secs_f64(t) {
+            Ok(d) if !d.is_zero() => Some(d),
+            _ => {
+                return Err(PyValueError::new_err(
+                    "hash_files: timeout must be a positive number of seconds",
+                ));
+            }
+        },
+    };
     let (names, files) = collect_paths(paths)?;
     with_algo!(algo, A => {
         let engine = engines::engine::<<A as Algorithm>::Family>(engine)?;
-        let results = py.detach(|| run::<A>(engine, &files, jobs));
-        let strerror = py.import("os")?.getattr("strerror")?;
         let list = PyList::empty(py);
+        if files.is_empty() {
+            return Ok(list);
+        }
+        let service = HashService::builder().engine_of::<A>(engine);
+        let workers = jobs.min(files.len());
+        let settings = Settings {
+            readers: workers,
+            timeout,
+            ..Settings::new(workers)
+        };
+        let results = run(py, service, A::ALGO, settings, files)?;
+        let os = py.import("os")?;
+        let strerror = os.getattr("strerror")?;
+        let etimedout: i32 = py.import("errno")?.getattr("ETIMEDOUT")?.extract()?;
         for (result, name) in results.into_iter().zip(&names) {
             match result {
-                Ok(digest) => list.append(PyBytes::new(py, digest.as_ref()))?,
-                Err(e) => list.append(os_error(py, &strerror, &e, name)?)?,
+                Ok(digest) => list.append(PyBytes::new(py, digest.as_bytes()))?,
+                Err(e) => list.append(os_error(py, &strerror, etimedout, &e, name)?)?,
             }
         }
         Ok(list)
     })
+}
+
+/// A file to hash.
+struct File(Source);
+
+impl Job for File {
+    fn source(&self) -> Option<&Source> {
+        Some(&self.0)
+    }
+}
+
+/// Runs the files with the GIL released, looking for signals while the
+/// calling thread waits; the results in the order of `files`, or the
+/// signal's exception.
+fn run(
+    py: Python<'_>,
+    service: service::Builder,
+    algo: Algo,
+    settings: Settings,
+    files: Vec<PathBuf>,
+) -> PyResult<Vec<io::Result<Digest>>> {
+    let mut raised: Option<PyErr> = None;
+    let mut results = Vec::with_capacity(files.len());
+    let done = py.detach(|| {
+        let mut check = || {
+            Python::attach(|py| py.check_signals()).map_err(|e| {
+                raised = Some(e);
+                io::Error::other("interrupted by a signal")
+            })
+        };
+        let jobs = files.into_iter().map(|p| File(Source::Path(p)));
+        Run::new(service, algo, settings)
+            .check_every(CHECK_EVERY, &mut check)
+            .run(jobs, |_, outcome| {
+                // Every job has a source: its outcome is there.
+                let outcome = outcome.ok_or_else(|| io::Error::other("mbhash: internal error"))?;
+                results.push(outcome.map(|hashed| hashed.digest));
+                Ok(())
+            })
+    });
+    match (raised, done) {
+        (Some(e), _) => Err(e),
+        (None, Ok(())) => Ok(results),
+        (None, Err(e)) => Err(PyOSError::new_err(format!("hash_files: {e}"))),
+    }
 }
 
 /// Each path as given (after `os.fspath`, for the errors) and as a `PathBuf`.
@@ -109,172 +179,34 @@ fn to_path(_os: &Bound<'_, PyModule>, name: &Bound<'_, PyAny>) -> PyResult<PathB
 }
 
 /// The OSError Python would raise for `e` on `name` (its subclass, such as
-/// FileNotFoundError, follows from the errno).
+/// FileNotFoundError, follows from the errno): a system error's errno and
+/// text; a read error past the first byte with its errno and the offset in
+/// its text; a time-out as `ETIMEDOUT` (TimeoutError) with the reader's
+/// text.
 fn os_error<'py>(
     py: Python<'py>,
     strerror: &Bound<'py, PyAny>,
+    etimedout: i32,
     e: &io::Error,
     name: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let err = match e.raw_os_error() {
-        Some(errno) => {
+    let name = name.clone().unbind();
+    let read_at = e
+        .get_ref()
+        .and_then(|inner| inner.downcast_ref::<ReadError>());
+    let err = match (e.raw_os_error(), read_at) {
+        (Some(errno), _) => {
             let text: String = strerror.call1((errno,))?.extract()?;
-            PyOSError::new_err((errno, text, name.clone().unbind()))
+            PyOSError::new_err((errno, text, name))
         }
-        None => PyOSError::new_err((py.None(), e.to_string(), name.clone().unbind())),
+        (None, Some(r)) => match r.error.raw_os_error() {
+            Some(errno) => PyOSError::new_err((errno, r.to_string(), name)),
+            None => PyOSError::new_err((py.None(), r.to_string(), name)),
+        },
+        (None, None) if e.kind() == io::ErrorKind::TimedOut => {
+            PyOSError::new_err((etimedout, e.to_string(), name))
+        }
+        (None, None) => PyOSError::new_err((py.None(), e.to_string(), name)),
     };
     Ok(err.value(py).clone().into_any())
-}
-
-/// One result slot per file.
-type Slots<A> = Mutex<Vec<Option<io::Result<<A as Algorithm>::Output>>>>;
-
-/// Hashes every file on `jobs` threads; results in the order of `files`.
-fn run<A: Algorithm>(
-    engine: <A::Family as Family>::Engine,
-    files: &[PathBuf],
-    jobs: usize,
-) -> Vec<io::Result<A::Output>> {
-    let next = AtomicUsize::new(0);
-    let slots: Slots<A> = Mutex::new((0..files.len()).map(|_| None).collect());
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..jobs.min(files.len()))
-            .map(|_| s.spawn(|| worker::<A>(engine, files, &next, &slots)))
-            .collect();
-        for w in workers {
-            // A worker that panicked (a bug) leaves its files' slots empty:
-            // they are reported below rather than lost.
-            let _ = w.join();
-        }
-    });
-    slots
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .map(|slot| slot.unwrap_or_else(|| Err(io::Error::other("mbhash: internal error"))))
-        .collect()
-}
-
-/// A file being hashed.
-struct Open<A: Algorithm> {
-    index: usize,
-    file: File,
-    ctx: Context<A>,
-    buf: Vec<u8>,
-    /// Bytes of `buf` read this round.
-    len: usize,
-    flags: Flags,
-    /// A chunk has been submitted (the stream is open).
-    started: bool,
-    /// This round's chunk is the last.
-    eof: bool,
-    error: Option<io::Error>,
-}
-
-fn worker<A: Algorithm>(
-    engine: <A::Family as Family>::Engine,
-    files: &[PathBuf],
-    next: &AtomicUsize,
-    slots: &Slots<A>,
-) {
-    let capacity = engine.lanes().max(1) * STREAMS_PER_LANE;
-    let mut open: Vec<Open<A>> = Vec::with_capacity(capacity);
-    let mut spare: Vec<Vec<u8>> = Vec::new();
-    let finish = |index: usize, result: io::Result<A::Output>| {
-        slots.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(result);
-    };
-    loop {
-        while open.len() < capacity {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            if index >= files.len() {
-                break;
-            }
-            match File::open(&files[index]) {
-                Ok(file) => open.push(Open {
-                    index,
-                    file,
-                    ctx: Context::new(),
-                    buf: spare.pop().unwrap_or_else(|| vec![0; CHUNK]),
-                    len: 0,
-                    flags: Flags::ENTIRE,
-                    started: false,
-                    eof: false,
-                    error: None,
-                }),
-                Err(e) => finish(index, Err(e)),
-            }
-        }
-        if open.is_empty() {
-            return;
-        }
-        for o in open.iter_mut() {
-            match fill(&mut o.file, &mut o.buf) {
-                Ok((len, eof)) => {
-                    o.len = len;
-                    o.flags = match (o.started, eof) {
-                        (false, true) => Flags::ENTIRE,
-                        (false, false) => Flags::FIRST,
-                        (true, false) => Flags::UPDATE,
-                        (true, true) => Flags::LAST,
-                    };
-                    o.eof = eof;
-                }
-                Err(e) => o.error = Some(e),
-            }
-        }
-        // One round: every chunk into one manager, flushed, dropped; the
-        // contexts outlive it.
-        let mut refused = Vec::new();
-        {
-            let mut manager = JobManager::<A>::with_engine(engine);
-            for (k, o) in open.iter_mut().enumerate() {
-                if o.error.is_some() {
-                    continue;
-                }
-                o.started = true;
-                // Well-formed flag sequences on contexts that are not in
-                // flight are never refused; should one be, it is that
-                // file's error.
-                if let Err(e) = manager.submit(&mut o.ctx, &o.buf[..o.len], o.flags) {
-                    refused.push((k, e.kind()));
-                }
-            }
-            while manager.flush().is_some() {}
-        }
-        for (k, kind) in refused {
-            open[k].error = Some(io::Error::other(format!("mbhash: {}", kind.as_str())));
-        }
-        let mut k = 0;
-        while k < open.len() {
-            let o = &mut open[k];
-            let result = if let Some(e) = o.error.take() {
-                Err(e)
-            } else if o.eof {
-                o.ctx
-                    .digest()
-                    .ok_or_else(|| io::Error::other("mbhash: internal error: stream not finished"))
-            } else {
-                k += 1;
-                continue;
-            };
-            let o = open.swap_remove(k);
-            finish(o.index, result);
-            spare.push(o.buf);
-        }
-    }
-}
-
-/// Fills `buf` from `r` until it is full or the input ends; returns the
-/// bytes read and whether the input ended.
-fn fill(r: &mut impl Read, buf: &mut [u8]) -> io::Result<(usize, bool)> {
-    let mut n = 0;
-    while n < buf.len() {
-        match r.read(&mut buf[n..]) {
-            Ok(0) => return Ok((n, true)),
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((n, false))
 }

@@ -137,7 +137,7 @@ mod worker;
 pub use crate::algo::{Algo, Digest, UnknownAlgo};
 pub use builder::Builder;
 pub use error::{BuildError, Rejected};
-pub use ordered::{InOrder, Lost, Sequencer, Slot, ordered};
+pub use ordered::{InOrder, Lost, RecvTimeout, Sequencer, Slot, ordered};
 pub use pool::{BufferPool, PoolBuf};
 pub use queue::{Shutdown, Stats};
 pub use reply::{Cancelled, Done, Handle, Outcome, Reason, Reply};

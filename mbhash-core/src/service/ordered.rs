@@ -4,6 +4,7 @@
 use core::fmt;
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use parking_lot::{Condvar, Mutex};
 
@@ -263,6 +264,43 @@ impl<T> InOrder<T> {
                 return None;
             }
             self.shared.ready.wait(&mut st);
+        }
+    }
+}
+
+/// Why [`InOrder::recv_timeout`] returned no value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecvTimeout {
+    /// The time ran out first.
+    Timeout,
+    /// The end: every sequencer dropped and every slot received.
+    End,
+}
+
+impl<T> InOrder<T> {
+    /// The next value in order, waiting for it at most `timeout`.
+    ///
+    /// # Errors
+    /// [`RecvTimeout::Timeout`] if the next value did not come in time,
+    /// [`RecvTimeout::End`] at the end.
+    pub fn recv_timeout(&self, timeout: Duration) -> Result<Result<T, Lost>, RecvTimeout> {
+        let deadline = Instant::now() + timeout;
+        let mut st = self.shared.state.lock();
+        loop {
+            if let Some(Some(_)) = st.held.front() {
+                let value = st.held.pop_front().flatten();
+                drop(st);
+                self.shared.room.notify_one();
+                return value.ok_or(RecvTimeout::End);
+            }
+            if st.held.is_empty() && st.sequencers == 0 {
+                return Err(RecvTimeout::End);
+            }
+            if self.shared.ready.wait_until(&mut st, deadline).timed_out()
+                && !matches!(st.held.front(), Some(Some(_)))
+            {
+                return Err(RecvTimeout::Timeout);
+            }
         }
     }
 }

@@ -1,17 +1,22 @@
-//! Opening the files to hash under the process's open-file limit.
+//! Descriptors under the process's open-file limit.
 //!
-//! The workers share one [`Budget`] of descriptors, derived from
+//! The readers of a run share one [`Budget`] of descriptors, derived from
 //! `RLIMIT_NOFILE` (less those open at the start and a reserve for directory
-//! walks and checksum lists). A worker with files open takes a descriptor only
-//! if one is free; a worker with none waits for one. An open that still fails
-//! with `EMFILE` or `ENFILE` (descriptors taken by someone else) is waited out:
-//! retried when one of ours is closed, or after a short sleep.
+//! walks, checksum lists and whatever the caller's libraries open). A reader
+//! with files open takes a descriptor only if one is free; a reader with none
+//! waits for one. An open that still fails with `EMFILE` or `ENFILE`
+//! (descriptors taken by someone else: another run, another thread of the
+//! caller) is waited out: retried when one of ours is closed, or after a
+//! short sleep, for up to a minute.
 
-use std::fs::{File, Metadata};
+use std::fs::{File, Metadata, OpenOptions};
 use std::io;
+use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
+
+use rustix::fs::OFlags;
 
 /// Descriptors kept out of the budget: directory walks, checksum lists, the
 /// progress bar's terminal, whatever the libraries open.
@@ -24,7 +29,7 @@ const MAX_BUDGET: u64 = 1 << 16;
 /// of ours can free one.
 const GIVE_UP: Duration = Duration::from_secs(60);
 
-/// Descriptors the workers may hold open, shared by them.
+/// Descriptors the readers may hold open, shared by them.
 #[derive(Debug)]
 pub struct Budget {
     free: Mutex<u64>,
@@ -40,7 +45,7 @@ impl Budget {
         })
     }
 
-    /// The budget this process's soft `RLIMIT_NOFILE` allows.
+    /// The budget this process's soft `RLIMIT_NOFILE` allows now.
     pub fn from_limit() -> Arc<Budget> {
         let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile)
             .current
@@ -76,7 +81,9 @@ impl Budget {
     }
 }
 
-/// Descriptors open now (`/proc/self/fd`; a guess elsewhere).
+/// Descriptors open now (`/proc/self/fd`; where that cannot be read, a
+/// small count stands for the standard streams and a few more, and the
+/// `EMFILE` retries of [`open`] cover the rest).
 fn open_now() -> u64 {
     std::fs::read_dir("/proc/self/fd").map_or(8, |d| d.count() as u64)
 }
@@ -102,14 +109,24 @@ pub fn out_of_descriptors(e: &io::Error) -> bool {
     )
 }
 
-/// An open file, its descriptor counted, and what it was at the start.
+/// An open file, its descriptor counted, and what it was when opened.
 #[derive(Debug)]
 pub struct Opened {
-    /// The file.
+    /// The file. A FIFO, a character device or a socket is left
+    /// non-blocking ([`Opened::pollable`]); anything else blocks as usual.
     pub file: File,
-    /// Its status when opened (for `--warn-changed`).
-    pub meta: Option<Metadata>,
+    /// Its status when opened.
+    pub meta: Metadata,
     _permit: Permit,
+}
+
+impl Opened {
+    /// True for a FIFO, a character device or a socket: an input that may
+    /// keep a read waiting for ever, read non-blocking with `poll`.
+    pub fn pollable(&self) -> bool {
+        let t = self.meta.file_type();
+        t.is_fifo() || t.is_char_device() || t.is_socket()
+    }
 }
 
 /// What became of an open.
@@ -123,10 +140,16 @@ pub enum Open {
     Failed(io::Error),
 }
 
-/// Opens `path` with a descriptor from `budget`. With `wait`, waits for a
-/// descriptor (the caller has none open that it could close first);
-/// otherwise returns [`Open::Later`] when none is free.
-pub fn open(path: &Path, budget: &Arc<Budget>, wait: bool, stat: bool) -> Open {
+/// Opens `path` for reading with a descriptor from `budget`. With `wait`,
+/// waits for a descriptor (the caller has none open that it could close
+/// first); otherwise returns [`Open::Later`] when none is free.
+///
+/// The open itself never waits for a peer: it is made with `O_NONBLOCK`, so
+/// a FIFO with no writer opens at once (a blocking open would wait for a
+/// writer, beyond any cancel). A FIFO, character device or socket stays
+/// non-blocking, to be read with `poll` (see [`Opened::pollable`]); for
+/// anything else the flag is cleared again.
+pub fn open(path: &Path, budget: &Arc<Budget>, wait: bool) -> Open {
     let permit = if wait {
         budget.take()
     } else {
@@ -137,9 +160,8 @@ pub fn open(path: &Path, budget: &Arc<Budget>, wait: bool, stat: bool) -> Open {
     };
     let start = Instant::now();
     loop {
-        match File::open(path) {
-            Ok(file) => {
-                let meta = if stat { file.metadata().ok() } else { None };
+        match open_nonblocking(path) {
+            Ok((file, meta)) => {
                 return Open::Done(Opened {
                     file,
                     meta,
@@ -161,7 +183,24 @@ pub fn open(path: &Path, budget: &Arc<Budget>, wait: bool, stat: bool) -> Open {
     }
 }
 
-/// Runs `f` (a directory read), waiting out a lack of descriptors.
+/// Opens `path` read-only and non-blocking, and makes it blocking again
+/// unless it is pollable.
+fn open_nonblocking(path: &Path) -> io::Result<(File, Metadata)> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(OFlags::NONBLOCK.bits() as i32)
+        .open(path)?;
+    let meta = file.metadata()?;
+    let t = meta.file_type();
+    if !(t.is_fifo() || t.is_char_device() || t.is_socket()) {
+        let flags = rustix::fs::fcntl_getfl(&file)?;
+        rustix::fs::fcntl_setfl(&file, flags - OFlags::NONBLOCK)?;
+    }
+    Ok((file, meta))
+}
+
+/// Runs `f` (a directory read, a list's open), waiting out a lack of
+/// descriptors for up to a minute.
 pub fn retry<R>(mut f: impl FnMut() -> io::Result<R>) -> io::Result<R> {
     let start = Instant::now();
     loop {
