@@ -35,7 +35,7 @@ def main() -> None:
     assert fd.digest() == hashlib.sha256(b"abc").digest()
     many: list[bytes] = mbhash.hash_many("sha256", [b"a", bytearray(3), memoryview(b"c")])
     assert len(many) == 3
-    results: list[bytes | OSError] = mbhash.hash_files([__file__], "sha256", jobs=1)
+    results: list[bytes | OSError] = mbhash.hash_files([__file__], "sha256", jobs=1, timeout=30.0)
     assert isinstance(results[0], bytes)
     crc: int = mbhash.crc32c(b"123456789")
     assert crc == 0xE3069283
