@@ -2,20 +2,20 @@
 //! `mbhash.engines()` returns (what `mbhash engines` prints).
 //!
 //! A call runs, in this order of precedence: the engine named by its
-//! `engine=` argument; the one `set_engine` chose for the family; the one
-//! the family's environment variable names (`MBHASH_SHA256_ENGINE`,
-//! `MBHASH_SHA512_ENGINE`, `MBHASH_CRC32C_ENGINE`, read once per process);
-//! `auto`. An unknown or unsupported name, wherever it comes from, is a
+//! `engine=` argument; the process's default for the family, which
+//! `set_engine` sets in the core (the one default that Rust's
+//! `engine::set_default` and C's `mbh_set_engine` also set, so the three
+//! see each other's choice); the one the family's environment variable
+//! names (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`,
+//! `MBHASH_CRC32C_ENGINE`, read once per process); `auto`. An unknown or unsupported name, wherever it comes from, is a
 //! `ValueError` listing the valid names, never a silent fallback.
-
-use std::sync::RwLock;
 
 use mbhash_core::Algo;
 use mbhash_core::alg::{Family, Sha256Family, Sha512Family};
 use mbhash_core::crc32c::{self, Crc32cEngine};
 use mbhash_core::engine::{
-    Engine, EngineError, Kernels, LaneEngine, Sha256Engine, Sha256Kernels, Sha512Engine,
-    Sha512Kernels, Step,
+    Engine, EngineError, EngineFamily, Kernels, LaneEngine, Sha256Engine, Sha256Kernels,
+    Sha512Engine, Sha512Kernels, Step,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -25,46 +25,24 @@ use crate::algo;
 
 /// A SHA family as the module selects its engine.
 pub(crate) trait Select: Family {
-    /// The override `set_engine` made, if any.
-    fn chosen() -> &'static RwLock<Option<Self::Engine>>;
     /// The engine with this name.
     fn by_name(name: &str) -> Result<Self::Engine, EngineError>;
 }
 
 impl Select for Sha256Family {
-    fn chosen() -> &'static RwLock<Option<Sha256Engine>> {
-        static CHOSEN: RwLock<Option<Sha256Engine>> = RwLock::new(None);
-        &CHOSEN
-    }
     fn by_name(name: &str) -> Result<Sha256Engine, EngineError> {
         Sha256Engine::from_name(name)
     }
 }
 
 impl Select for Sha512Family {
-    fn chosen() -> &'static RwLock<Option<Sha512Engine>> {
-        static CHOSEN: RwLock<Option<Sha512Engine>> = RwLock::new(None);
-        &CHOSEN
-    }
     fn by_name(name: &str) -> Result<Sha512Engine, EngineError> {
         Sha512Engine::from_name(name)
     }
 }
 
-/// The CRC32C override `set_engine` made, if any.
-static CRC32C_CHOSEN: RwLock<Option<Crc32cEngine>> = RwLock::new(None);
-
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
-}
-
-/// Reads an override; a poisoned lock still holds a valid `Option`.
-fn read<T: Copy>(lock: &RwLock<Option<T>>) -> Option<T> {
-    *lock.read().unwrap_or_else(|e| e.into_inner())
-}
-
-fn write<T>(lock: &RwLock<Option<T>>, value: Option<T>) {
-    *lock.write().unwrap_or_else(|e| e.into_inner()) = value;
 }
 
 /// The engine a call of family `F` runs (see the module docs).
@@ -72,10 +50,7 @@ pub(crate) fn engine<F: Select>(name: Option<&str>) -> PyResult<F::Engine> {
     if let Some(name) = name {
         return F::by_name(name).map_err(value_error);
     }
-    match read(F::chosen()) {
-        Some(engine) => Ok(engine),
-        None => F::Engine::try_configured().map_err(value_error),
-    }
+    F::Engine::try_configured().map_err(value_error)
 }
 
 /// The CRC32C engine a call runs.
@@ -83,10 +58,7 @@ pub(crate) fn crc32c_engine(name: Option<&str>) -> PyResult<Crc32cEngine> {
     if let Some(name) = name {
         return crc32c::select_engine(name).map_err(value_error);
     }
-    match read(&CRC32C_CHOSEN) {
-        Some(engine) => Ok(engine),
-        None => crc32c::configured_engine().map_err(value_error),
-    }
+    crc32c::configured_engine().map_err(value_error)
 }
 
 /// The families a `set_engine`/`get_engine` argument may name.
@@ -116,28 +88,26 @@ fn which(family: &str) -> PyResult<Which> {
 
 /// Makes `name` the engine of `family` ("sha256", "sha512", "crc32c", or
 /// an algorithm name, which stands for its family) for every later call
-/// of this process that gives no engine= of its own; None goes back to
+/// of this process that gives no engine= of its own, from Python, Rust
+/// or C (the process has one default per family); None goes back to
 /// the environment variable's choice, else auto. Hash objects keep the
 /// engine they were made with. ValueError for an unknown family, or an
 /// engine that is unknown or unsupported on this CPU.
 #[pyfunction]
 #[pyo3(signature = (family, name))]
 pub(crate) fn set_engine(family: &str, name: Option<&str>) -> PyResult<()> {
-    match which(family)? {
-        Which::Sha256 => {
-            let engine = name.map(Sha256Engine::from_name).transpose();
-            write(Sha256Family::chosen(), engine.map_err(value_error)?);
-        }
-        Which::Sha512 => {
-            let engine = name.map(Sha512Engine::from_name).transpose();
-            write(Sha512Family::chosen(), engine.map_err(value_error)?);
-        }
-        Which::Crc32c => {
-            let engine = name.map(crc32c::select_engine).transpose();
-            write(&CRC32C_CHOSEN, engine.map_err(value_error)?);
+    let family = match which(family)? {
+        Which::Sha256 => EngineFamily::Sha256,
+        Which::Sha512 => EngineFamily::Sha512,
+        Which::Crc32c => EngineFamily::Crc32c,
+    };
+    match name {
+        Some(name) => mbhash_core::engine::set_default(family, name).map_err(value_error),
+        None => {
+            mbhash_core::engine::clear_default(family);
+            Ok(())
         }
     }
-    Ok(())
 }
 
 /// The name of the engine a call of `family` runs when it gives no

@@ -91,6 +91,15 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
     /// it is unset or names an engine that cannot run (that error is
     /// [`LaneEngine::try_configured`]'s). Never panics, never prints.
     fn configured() -> Self;
+
+    /// [`LaneEngine::try_configured`], kept for the process (see
+    /// [`Engine::configured_static`]).
+    #[cfg(feature = "std")]
+    fn configured_static() -> &'static Result<Self, EngineError>;
+
+    /// The process's calibrated `auto` engine.
+    #[cfg(feature = "std")]
+    fn auto_static() -> &'static Self;
 }
 
 /// An engine's one-stream kernel ([`LaneEngine::single`]): what the
@@ -205,6 +214,10 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     /// The process-wide configured engine cell.
     #[cfg(feature = "std")]
     fn configured_cell() -> &'static Race<Result<Engine<Self>, EngineError>>;
+    /// What [`Engine::configured_static`] keeps for each value of
+    /// [`Kernels::default_cell`].
+    #[cfg(feature = "std")]
+    fn default_cells() -> &'static [Race<Result<Engine<Self>, EngineError>>; 8];
     /// The default set at run time ([`Engine::set_default`]): 0 for none,
     /// 1 for `auto`, `2 + i` for `KINDS[i]`.
     fn default_cell() -> &'static AtomicU8;
@@ -416,6 +429,32 @@ impl<K: Kernels> Engine<K> {
             engine.plan = engine.calibrate();
             engine
         })
+    }
+
+    /// What [`Engine::try_configured`] returns now, kept for the process:
+    /// one cell for each default the family can have (the environment's,
+    /// `auto`, each named engine), so that a caller that asks on every call
+    /// (the isa-l drop-in, whose managers have no room for an engine) pays
+    /// two atomic loads and follows [`Engine::set_default`] from its next
+    /// call on.
+    #[cfg(feature = "std")]
+    pub fn configured_static() -> &'static Result<Self, EngineError> {
+        const { assert!(K::KINDS.len() + 2 <= 8, "a cell per default") };
+        let code = K::default_cell().load(Ordering::Acquire);
+        K::default_cells()[usize::from(code) & 7].get_or_init(|| match code {
+            0 => Self::from_env_cell().clone().map(Self::calibrated),
+            1 => Ok(Self::auto()),
+            i => match K::KINDS.get(usize::from(i) - 2) {
+                Some((name, _)) => Self::from_name(name),
+                None => Ok(Self::auto()),
+            },
+        })
+    }
+
+    /// The process's calibrated `auto` engine, kept for the process.
+    #[cfg(feature = "std")]
+    pub fn auto_static() -> &'static Self {
+        Self::auto_ref()
     }
 
     /// The process's calibrated `auto` engine, if a caller has needed it
@@ -630,6 +669,16 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
 
     fn configured() -> Self {
         Engine::configured()
+    }
+
+    #[cfg(feature = "std")]
+    fn configured_static() -> &'static Result<Self, EngineError> {
+        Engine::configured_static()
+    }
+
+    #[cfg(feature = "std")]
+    fn auto_static() -> &'static Self {
+        Engine::auto_static()
     }
 }
 

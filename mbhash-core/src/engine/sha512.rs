@@ -104,6 +104,13 @@ impl Kernels for Sha512Kernels {
         &CELL
     }
 
+    #[cfg(feature = "std")]
+    fn default_cells() -> &'static [Race<Result<Engine<Self>, EngineError>>; 8] {
+        static CELLS: [Race<Result<Engine<Sha512Kernels>, EngineError>>; 8] =
+            [const { Race::new() }; 8];
+        &CELLS
+    }
+
     fn default_cell() -> &'static core::sync::atomic::AtomicU8 {
         static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
         &CELL

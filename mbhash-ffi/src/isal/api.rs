@@ -51,9 +51,20 @@ const ERR_ENGINE: c_int = 2900;
 /// bug in mbhash), or the manager was poisoned by one.
 pub(crate) const ERR_PANIC: c_int = 2901;
 
-/// The configured engine of the family, looked up once per process.
+/// The family's engine now: with `std`, the process's default (what
+/// `mbh_set_engine` sets, else the environment variable's engine, else
+/// `auto`), read at every call, so a new default reaches every manager's
+/// next kernel call, as it reaches the pool's and the service's; without
+/// `std` (no environment, no run-time default), looked up once.
 pub(crate) fn engine<F: IsalFamily>() -> &'static Result<F::Engine, EngineError> {
-    F::engine_cell().get_or_init(<F::Engine as LaneEngine<F>>::try_configured)
+    #[cfg(feature = "std")]
+    {
+        <F::Engine as LaneEngine<F>>::configured_static()
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        F::engine_cell().get_or_init(<F::Engine as LaneEngine<F>>::try_configured)
+    }
 }
 
 /// Checks a manager pointer: non-NULL, aligned, initialised, not poisoned.

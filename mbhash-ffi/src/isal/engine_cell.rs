@@ -1,22 +1,15 @@
-//! The configured engine of a family, looked up once per process and kept
-//! in a static: what an isa-l_crypto manager points to, so that neither
-//! `submit` nor `flush` looks it up (without `std`, a lookup is CPU
-//! detection and a new plan).
-//!
-//! With `std` it is the core's [`Race`](mbhash_core::race::Race): a caller
-//! never waits for another, so a child forked while another thread made the
-//! value makes its own. Without `std` (a kernel-style caller, which does not
-//! fork) a first caller's racers wait for it.
+//! The kernel-style library's engine of a family, looked up once per
+//! process and kept in a static, so that neither `submit` nor `flush`
+//! looks it up (without `std`, a lookup is CPU detection and a new plan). A
+//! first caller's racers wait for it (a kernel-style caller does not fork).
+//! With `std` the drop-in reads the core's default instead
+//! (`Engine::configured_static`: one cell per default, without locks).
 
-#[cfg(feature = "std")]
-pub(crate) type EngineCell<E> = mbhash_core::race::Race<Result<E, EngineError>>;
-#[cfg(not(feature = "std"))]
 pub(crate) use spin::EngineCell;
 
 use mbhash_core::engine::EngineError;
 
 /// The cell of the kernel-style library.
-#[cfg(not(feature = "std"))]
 mod spin {
     use super::EngineError;
     use core::cell::UnsafeCell;

@@ -112,11 +112,18 @@ impl<F: IsalFamily> LaneMgr<F> {
         }
     }
 
-    /// The family's engine: looked up at the manager's `init`, so there.
+    /// The family's engine now (see `api::engine`). A manager is
+    /// initialised only once the engine was found; if the default has since
+    /// gone back to an environment variable that names no usable engine
+    /// (`mbh_set_engine` then a reset), the call runs on `auto`, as every
+    /// infallible path does.
     fn engine() -> &'static F::Engine {
         match super::api::engine::<F>() {
             Ok(engine) => engine,
-            Err(_) => unreachable!("a manager is initialised only once its engine was found"),
+            #[cfg(feature = "std")]
+            Err(_) => <F::Engine as mbhash_core::engine::LaneEngine<F>>::auto_static(),
+            #[cfg(not(feature = "std"))]
+            Err(_) => unreachable!("without std the engine is looked up once, at init"),
         }
     }
 

@@ -14,6 +14,7 @@ use core::mem::{MaybeUninit, align_of, offset_of, size_of};
 use mbhash_core::BlockBuffer;
 use mbhash_core::alg::{Algorithm, Family, Sha256Alg, Sha256Family, Sha512Alg, Sha512Family};
 
+#[cfg(not(feature = "std"))]
 use super::engine_cell::EngineCell;
 use super::lanes::LaneMgr;
 
@@ -44,7 +45,10 @@ pub(crate) trait IsalFamily: Family {
     /// `lens[j] = j` for SHA-512.
     const LENS_TAIL: [u64; 7];
 
-    /// The family's configured engine, looked up once per process.
+    /// The family's configured engine, looked up once per process (the
+    /// kernel-style build; with `std`, `api::engine` reads the core's
+    /// default at every call).
+    #[cfg(not(feature = "std"))]
     fn engine_cell() -> &'static EngineCell<Self::Engine>;
 }
 
@@ -60,6 +64,7 @@ impl IsalFamily for Sha256Family {
     const READY: u64 = 0xfedc_ba98_7654_3210;
     const LENS_TAIL: [u64; 7] = [0; 7];
 
+    #[cfg(not(feature = "std"))]
     fn engine_cell() -> &'static EngineCell<Self::Engine> {
         static CELL: EngineCell<mbhash_core::engine::Sha256Engine> = EngineCell::new();
         &CELL
@@ -78,6 +83,7 @@ impl IsalFamily for Sha512Family {
     const READY: u64 = 0x0706_0504_0302_0100;
     const LENS_TAIL: [u64; 7] = [1, 2, 3, 4, 5, 6, 7];
 
+    #[cfg(not(feature = "std"))]
     fn engine_cell() -> &'static EngineCell<Self::Engine> {
         static CELL: EngineCell<mbhash_core::engine::Sha512Engine> = EngineCell::new();
         &CELL

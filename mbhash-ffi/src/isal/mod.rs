@@ -17,8 +17,9 @@
 //!   our own lane state inside the manager's memory;
 //! * `lanes`: the job manager ("scheduler"): jobs of whole blocks in SIMD
 //!   lanes, on the lane scheduler of `mbhash-core`
-//!   ([`LaneSet`](mbhash_core::lanes::LaneSet)), with the configured engine
-//!   looked up once per process (`engine_cell`) and kept in the manager;
+//!   ([`LaneSet`](mbhash_core::lanes::LaneSet)), on the family's default
+//!   engine read at every call (`api::engine`: what `mbh_set_engine` set,
+//!   else the environment's; without `std`, looked up once, `engine_cell`);
 //! * `ctx`: the context layer: flags, errors, partial blocks and padding
 //!   in the context's `partial_block_buffer`, exactly as isa-l_crypto does;
 //! * `api`: the exports, their argument checks and panic boundaries.
@@ -38,6 +39,7 @@
 
 mod api;
 mod ctx;
+#[cfg(not(feature = "std"))]
 mod engine_cell;
 mod lanes;
 mod layout;
