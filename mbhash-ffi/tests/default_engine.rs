@@ -35,10 +35,8 @@ fn the_isal_dropin_follows_mbh_set_engine() {
     assert_eq!(set, mbh_result::MBH_OK);
     let mut name = std::ptr::null();
     // SAFETY: a valid output pointer.
-    assert_eq!(
-        unsafe { mbh_get_engine(MBH_SHA256, &mut name) },
-        mbh_result::MBH_OK
-    );
+    let got = unsafe { mbh_get_engine(MBH_SHA256, &mut name) };
+    assert_eq!(got, mbh_result::MBH_OK);
     // SAFETY: the library returns a static NUL-terminated name.
     assert_eq!(unsafe { std::ffi::CStr::from_ptr(name) }, c"scalar");
     // SAFETY: as above.
