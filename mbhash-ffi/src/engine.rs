@@ -151,7 +151,8 @@ pub unsafe extern "C" fn mbh_engine_supported(
 /// from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's;
 /// `MBH_CRC32C` names the engine of `mbh_crc32c*`), as OpenZFS's writable
 /// `zfs_sha256_impl` parameter: the next kernel call of every pool and
-/// service, every new manager and the next `mbh_crc32c*` call run on it;
+/// service and of every isa-l_crypto drop-in manager, every new manager and
+/// the next `mbh_crc32c*` call run on it;
 /// work under way finishes on the engine it started with. Safe while other
 /// threads hash. It overrides `MBHASH_SHA256_ENGINE` /
 /// `MBHASH_SHA512_ENGINE` / `MBHASH_CRC32C_ENGINE`.
