@@ -74,7 +74,7 @@ impl StdinOnce {
 
 enum Reader {
     File(files::Opened),
-    Stdin(io::Stdin),
+    Stdin(crate::stdin::Stdin),
     Empty,
 }
 
@@ -421,8 +421,9 @@ where
     /// Opens a source.
     fn open(&self, src: &Source) -> io::Result<Reader> {
         Ok(match src {
-            Source::Stdin => Reader::Stdin(io::stdin()),
-            Source::StdinAgain => Reader::Empty,
+            Source::Stdin => Reader::Stdin(crate::stdin::open()?),
+            // At its end, if it can be read at all.
+            Source::StdinAgain => crate::stdin::open().map(|_| Reader::Empty)?,
             // A reader holds one file at a time: it may wait for a
             // descriptor, the others free theirs.
             Source::Path(p) => match files::open(p, &self.budget, true, self.settings.warn_changed)
