@@ -118,6 +118,9 @@ pub struct Options {
     pub warn_changed: bool,
     /// Print the help.
     pub help: bool,
+    /// Print the version (`--version` abbreviated: the whole word is
+    /// answered before the arguments are parsed).
+    pub version: bool,
     /// Files (or check files); `-` is standard input.
     pub files: Vec<OsString>,
 }
@@ -145,9 +148,10 @@ enum Opt {
     NoCache,
     WarnChanged,
     Help,
+    Version,
 }
 
-const LONG: [(&str, Opt); 21] = [
+const LONG: [(&str, Opt); 22] = [
     ("algorithm", Opt::Algorithm),
     ("binary", Opt::Binary),
     ("check", Opt::Check),
@@ -169,6 +173,26 @@ const LONG: [(&str, Opt); 21] = [
     ("no-cache", Opt::NoCache),
     ("warn-changed", Opt::WarnChanged),
     ("help", Opt::Help),
+    ("version", Opt::Version),
+];
+
+/// The long options of coreutils' `sha256sum` (9.1). An abbreviation that
+/// is unambiguous among them means that option, as in `sha256sum`, even
+/// where one of mbhash's own options shares the prefix (`--b` is
+/// `--binary`, though `--base64` starts so too; `--w` is `--warn`).
+const COREUTILS: [&str; 12] = [
+    "binary",
+    "check",
+    "help",
+    "ignore-missing",
+    "quiet",
+    "status",
+    "strict",
+    "tag",
+    "text",
+    "version",
+    "warn",
+    "zero",
 ];
 
 fn short(c: char) -> Option<Opt> {
@@ -241,6 +265,7 @@ pub fn parse_with(args: &[OsString], posixly_correct: bool) -> Result<Options, R
         no_cache: false,
         warn_changed: false,
         help: false,
+        version: false,
         files: Vec::new(),
     };
     let mut it = args.iter();
@@ -304,8 +329,22 @@ pub fn parse_with(args: &[OsString], posixly_correct: bool) -> Result<Options, R
     Ok(o)
 }
 
+/// The option a long name or abbreviation means: the whole name; else the
+/// one coreutils' option it abbreviates; else the one of mbhash's options
+/// it abbreviates. An abbreviation of several coreutils options, or of
+/// several of mbhash's and none of coreutils', is ambiguous.
 fn long_option(name: &str) -> Result<Opt, String> {
     if let Some((_, o)) = LONG.iter().find(|(n, _)| *n == name) {
+        return Ok(*o);
+    }
+    let prefix_of = |n: &str| !name.is_empty() && n.starts_with(name);
+    if let [only] = COREUTILS
+        .iter()
+        .filter(|n| prefix_of(n))
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        let (_, o) = LONG.iter().find(|(n, _)| n == *only).expect("listed");
         return Ok(*o);
     }
     let matches: Vec<_> = LONG.iter().filter(|(n, _)| n.starts_with(name)).collect();
@@ -373,6 +412,7 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
         Opt::NoCache => o.no_cache = true,
         Opt::WarnChanged => o.warn_changed = true,
         Opt::Help => o.help = true,
+        Opt::Version => o.version = true,
     }
     Ok(())
 }
@@ -380,7 +420,7 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
 /// Option combinations coreutils refuses, with its wording and in its
 /// order.
 fn validate(o: &Options) -> Result<(), Refusal> {
-    if o.help {
+    if o.help || o.version {
         return Ok(());
     }
     if o.base64 && o.raw {
@@ -489,6 +529,33 @@ mod tests {
         let multi = parse_with(&args(&["--raw", "a", "b"]), false).unwrap_err();
         assert!(!multi.usage && multi.msg.contains("multiple files"));
         assert!(err(&["-c", "--no-names"]).contains("meaningless"));
+    }
+
+    /// An abbreviation of one of sha256sum's options means it, whatever
+    /// mbhash's own options share the prefix; one that is ambiguous in
+    /// sha256sum stays ambiguous; one of mbhash's options alone means it.
+    #[test]
+    fn abbreviations_resolve_as_in_sha256sum() {
+        let o = |a: &[&str]| parse_with(&args(a), false);
+        assert_eq!(o(&["--b", "f"]).unwrap().binary, Some(true));
+        assert_eq!(o(&["-c", "--w", "l"]).unwrap().report, Report::Warn);
+        assert_eq!(o(&["-c", "--warn", "l"]).unwrap().report, Report::Warn);
+        assert!(o(&["--warn-", "f"]).unwrap().warn_changed);
+        assert!(o(&["--ba", "f"]).unwrap().base64);
+        assert!(o(&["--ve"]).unwrap().version);
+        assert!(o(&["--h"]).unwrap().help);
+        let err = |a: &[&str]| o(a).unwrap_err().msg;
+        assert_eq!(
+            err(&["--s", "f"]),
+            "option '--s' is ambiguous; possibilities: '--status' '--strict'"
+        );
+        assert_eq!(
+            err(&["--t", "f"]),
+            "option '--t' is ambiguous; possibilities: '--tag' '--text'"
+        );
+        // Not sha256sum's: ambiguous among mbhash's own.
+        assert!(err(&["--no", "f"]).contains("is ambiguous"));
+        assert!(!o(&["--tag", "--u", "f"]).unwrap().tag);
     }
 
     #[test]

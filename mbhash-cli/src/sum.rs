@@ -36,8 +36,13 @@ pub fn main(args: &[OsString]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if o.help {
-        return match crate::output::Stdout::new().write_all(HELP.as_bytes()) {
+    if o.help || o.version {
+        let text = if o.help {
+            HELP.to_string()
+        } else {
+            format!("mbhash {}\n", env!("CARGO_PKG_VERSION"))
+        };
+        return match crate::output::Stdout::new().write_all(text.as_bytes()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => crate::output::write_failed(&e),
         };
