@@ -59,7 +59,8 @@ impl<B> std::error::Error for Rejected<B> {}
 pub enum BuildError {
     /// The configured engine (an environment variable) is invalid.
     Engine(EngineError),
-    /// A worker thread could not be spawned.
+    /// Not one worker thread could be spawned (with some, the service
+    /// starts with fewer workers: [`Builder::workers`](super::Builder::workers)).
     Spawn(std::io::Error),
 }
 

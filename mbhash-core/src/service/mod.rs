@@ -133,7 +133,7 @@ mod stream;
 mod worker;
 
 pub use crate::algo::{Algo, Digest, UnknownAlgo};
-pub use builder::Builder;
+pub use builder::{Builder, THREAD_ROOM, room_for_a_thread};
 pub use error::{BuildError, Rejected};
 pub use ordered::{InOrder, Lost, Sequencer, Slot, ordered};
 pub use pool::{BufferPool, PoolBuf};
@@ -205,8 +205,8 @@ impl HashService {
     /// error).
     ///
     /// # Panics
-    /// If a thread cannot be spawned ([`Builder::build`] returns it as an
-    /// error).
+    /// If not one worker thread can be spawned ([`Builder::build`] returns
+    /// it as an error; with some, the service runs with fewer).
     pub fn new() -> Self {
         let mut builder = Self::builder();
         builder.check_env = false;
@@ -221,7 +221,9 @@ impl HashService {
         Builder::default()
     }
 
-    /// The number of worker threads.
+    /// The number of worker threads: those asked for
+    /// ([`Builder::workers`]), or fewer if the system would not start them
+    /// all.
     pub fn workers(&self) -> usize {
         self.inner.workers
     }
