@@ -27,7 +27,8 @@ at once as independent streams of the multi-buffer engine.
   -z, --zero           end each output line with NUL, not newline, and
                        do not escape file names
   -r, --recursive      hash the files under each DIR (sorted, depth first)
-  -j, --jobs N         use at most N hashing threads (default: all CPUs)
+  -j, --jobs N         use at most N hashing threads, 1 to 1024 (default:
+                       all CPUs; fewer if the system starts fewer)
       --no-progress    never show a progress bar (shown on a terminal for
                        runs longer than a second)
       --no-cache       drop each file's pages from the page cache once
@@ -61,6 +62,10 @@ not match, output could not be written, or (in check mode) no line was
 properly formatted. A closed pipe on standard output ends the run as the
 SIGPIPE signal does.
 ";
+
+/// The most hashing threads `-j` takes (as many reading threads go with
+/// them).
+pub const MAX_JOBS: usize = 1024;
 
 /// The algorithms `-a` accepts: every algorithm of the library's list.
 pub use mbhash_core::Algo;
@@ -404,8 +409,8 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
             o.jobs = Some(
                 v.parse::<usize>()
                     .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("invalid number of jobs: '{v}'"))?,
+                    .filter(|n| (1..=MAX_JOBS).contains(n))
+                    .ok_or_else(|| format!("invalid number of jobs: '{v}' (1 to {MAX_JOBS})"))?,
             );
         }
         Opt::NoProgress => o.no_progress = true,
@@ -520,7 +525,15 @@ mod tests {
             "the --tag option is meaningless when verifying checksums"
         );
         assert_eq!(err(&["--tag", "-t"]), "--tag does not support --text mode");
-        assert!(err(&["-j", "0"]).contains("invalid number of jobs"));
+        assert_eq!(err(&["-j", "0"]), "invalid number of jobs: '0' (1 to 1024)");
+        assert_eq!(
+            err(&["-j", "1025"]),
+            "invalid number of jobs: '1025' (1 to 1024)"
+        );
+        assert_eq!(
+            parse_with(&args(&["-j1024"]), false).unwrap().jobs,
+            Some(1024)
+        );
         assert!(err(&["-a", "md5"]).contains("valid: sha256"));
         assert_eq!(
             err(&["--raw", "--base64"]),

@@ -26,6 +26,7 @@ mod startup;
 mod stdin;
 mod streams;
 mod sum;
+mod threads;
 mod verity;
 mod walk;
 
@@ -62,6 +63,7 @@ environment:
 ";
 
 fn main() -> ExitCode {
+    startup::fit_allocator();
     output::catch_print_failures();
     // `sum` takes file names, which need not be UTF-8.
     let os_args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();

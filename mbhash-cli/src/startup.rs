@@ -10,8 +10,11 @@
 //! (`fcntl(F_GETFL)`), and whether SIGPIPE was ignored (`sigaction` with no
 //! new action). Those calls only read the process's state.
 //!
+//! And, under a limit of the address space, [`fit_allocator`] keeps the C
+//! library's allocator to one arena (see there).
+//!
 //! This file is the crate's only `unsafe` code: the `.init_array` entry (a
-//! link section) and the two calls into the C library.
+//! link section) and the calls into the C library.
 //!
 //! On a target without `.init_array` nothing is recorded: [`access`] and
 //! [`sigpipe_ignored`] return `None`, and the callers fall back to what the
@@ -91,6 +94,28 @@ pub fn sigpipe_ignored() -> Option<bool> {
     }
 }
 
+/// Under a finite `RLIMIT_AS`, has glibc's allocator keep one arena for
+/// every thread (`M_ARENA_MAX`). Each further arena reserves 64 MiB of
+/// address space (glibc makes up to 8 per core, one per thread that
+/// allocates while the others' are busy), which under a limit of, say, 1
+/// GB takes the whole limit for itself: threads then cannot start and
+/// buffers cannot be allocated, whatever the run itself needs. The run's
+/// large buffers are pooled, so one arena costs it little. Without a limit
+/// nothing changes. To be called before any thread is started.
+pub fn fit_allocator() {
+    let limited = rustix::process::getrlimit(rustix::process::Resource::As)
+        .current
+        .is_some();
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if limited {
+        // SAFETY: mallopt takes two integers and only sets a parameter of
+        // the allocator; called before any other thread exists (the
+        // caller's promise), nothing allocates meanwhile.
+        let _ = unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
+    }
+    let _ = limited;
+}
+
 /// Records the state; run by the C library before `main`.
 #[cfg(any(target_os = "linux", target_os = "android"))]
 #[used]
@@ -100,10 +125,7 @@ static RECORD_AT_START: extern "C" fn() = record;
 /// Records the flags of descriptors 0 to 2 and SIGPIPE's disposition.
 /// (The C library passes `argc, argv, envp` to `.init_array` functions;
 /// a C function may ignore arguments it is passed.)
-#[cfg_attr(
-    not(any(target_os = "linux", target_os = "android")),
-    allow(dead_code)
-)]
+#[cfg_attr(not(any(target_os = "linux", target_os = "android")), allow(dead_code))]
 extern "C" fn record() {
     for (fd, slot) in FLAGS.iter().enumerate() {
         // SAFETY: F_GETFL takes no third argument and only reads the

@@ -247,11 +247,19 @@ where
     I: Iterator<Item = T> + Send,
     F: FnMut(T, Outcome) -> io::Result<()>,
 {
+    // Room for the run's buffers once its threads have started.
+    let reserve = crate::threads::Reserve::for_pool(settings.in_flight);
+    let settings = Settings {
+        in_flight: reserve.pool_limit(),
+        ..settings
+    };
+    // As many threads as the system starts, at least one of each kind.
+    let (workers, reader_threads) = crate::threads::split(settings.threads, settings.readers)?;
     let service = service
-        .workers(settings.threads)
+        .workers(workers)
         .check_env(false)
         .build()
-        .map_err(io::Error::other)?;
+        .map_err(crate::threads::not_started)?;
     let readers = Readers {
         service,
         pool: BufferPool::new(settings.in_flight),
@@ -264,11 +272,14 @@ where
     };
     let (seq, in_order) = service::ordered::<(T, Outcome)>(settings.window);
     std::thread::scope(|s| {
-        for _ in 0..settings.readers.max(1) {
+        let readers = &readers;
+        // As many readers as start (at least one, or the run fails).
+        let gate = Some(&reserve);
+        crate::threads::spawn_scoped(s, "mbhash-read", reader_threads, gate, || {
             let seq = seq.clone();
-            let readers = &readers;
-            s.spawn(move || readers.run(&seq));
-        }
+            move || readers.run(&seq)
+        })?;
+        reserve.release();
         drop(seq);
         let r = deliver::<T, F>(in_order, &mut sink);
         if r.is_err() {

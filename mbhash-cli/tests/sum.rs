@@ -1258,3 +1258,69 @@ fn a_closed_pipe_with_sigpipe_ignored_is_a_write_error() {
         }
     }
 }
+
+/// Under an address-space limit that cannot hold the threads asked for
+/// (`ulimit -v` in the child), `-j` up to its maximum still hashes every
+/// file on the threads that could start, as sha256sum does on its one
+/// thread, in both modes; a larger `-j` is refused.
+#[test]
+fn threads_that_cannot_start_leave_fewer() {
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = temp_dir("ulimit");
+    let dir = &tmp.0;
+    let files = tree(dir);
+    let mut args: Vec<&OsStr> = files.iter().map(|f| f.as_os_str()).collect();
+    let want = run(dir, "sha256sum", &files, b"");
+    assert!(want.status.success());
+    std::fs::write(dir.join("list"), &want.stdout).unwrap();
+    let script = "ulimit -v 1000000 && exec \"$@\"";
+    let theirs = sh(
+        dir,
+        script,
+        &[&["sha256sum".as_ref()][..], &args].concat(),
+        b"",
+    );
+    assert_eq!(theirs.stdout, want.stdout);
+    let jobs_at = 3;
+    args.splice(
+        0..0,
+        [MBHASH.as_ref(), "sum".as_ref(), "-j".as_ref(), "N".as_ref()],
+    );
+    for jobs in ["64", "1024"] {
+        args[jobs_at] = jobs.as_ref();
+        let ours = sh(dir, script, &args, b"");
+        let err = String::from_utf8_lossy(&ours.stderr);
+        assert_eq!(ours.status.code(), Some(0), "-j {jobs}: {err}");
+        assert!(err.is_empty(), "-j {jobs}: {err}");
+        assert!(ours.stdout == want.stdout, "-j {jobs}: digests differ");
+        let check = sh(
+            dir,
+            script,
+            &[
+                MBHASH.as_ref(),
+                "sum".as_ref(),
+                "-c".as_ref(),
+                "-j".as_ref(),
+                jobs.as_ref(),
+                "list".as_ref(),
+            ],
+            b"",
+        );
+        assert_eq!(
+            check.status.code(),
+            Some(0),
+            "-c -j {jobs}: {}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+        assert_eq!(check.stdout.split(|&b| b == b'\n').count(), files.len() + 1);
+    }
+    let refused = run(dir, MBHASH, &os(&["sum", "-j", "20000", "list"]), b"");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .starts_with("mbhash: invalid number of jobs: '20000' (1 to 1024)\n"),
+        "{refused:?}"
+    );
+}

@@ -1,0 +1,218 @@
+//! The threads a run starts: as many as asked, or as many as the system
+//! lets it start, with room left for the run's buffers; and the error for
+//! a run that cannot start one.
+//!
+//! A thread takes address space (its stack, the signal stack the standard
+//! library maps for it, which aborts the process when it cannot) and a
+//! task of `RLIMIT_NPROC`. Under a limit, starting threads until one fails
+//! would leave nothing for the buffers, or abort in the last thread's
+//! start. So a run holds a [`Reserve`] for its buffers while its threads
+//! start, starts a thread only while [`THREAD_ROOM`] is free besides, lets
+//! the threads work only once all have started and the reserve is given
+//! back ([`Reserve::release`]), and measures first how many threads it
+//! can have ([`split`]) to share them between hashing and reading.
+
+use std::fmt;
+use std::io;
+use std::sync::{Condvar, Mutex, PoisonError};
+use std::thread::Scope;
+
+use mbhash_core::service::{THREAD_ROOM, room_for_a_thread};
+
+/// A reading thread's stack (as the service's workers').
+const STACK: usize = THREAD_ROOM / 2;
+
+/// A run that could not start the threads it needs (not a write error).
+#[derive(Debug)]
+pub struct NotStarted(String);
+
+impl fmt::Display for NotStarted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotStarted {}
+
+/// The error of a run that could not start its threads, saying `what`.
+pub fn not_started(what: impl fmt::Display) -> io::Error {
+    io::Error::other(NotStarted(what.to_string()))
+}
+
+/// True if `e` is [`not_started`]'s: no write error.
+pub fn is_not_started(e: &io::Error) -> bool {
+    e.get_ref().is_some_and(|inner| inner.is::<NotStarted>())
+}
+
+/// What a run allocates besides its buffer pool, at most about: the window
+/// of outcomes, the output buffer, the readers' batches, names.
+const BESIDES_POOL: usize = 16 << 20;
+
+/// The least pool limit a run is given: one chunk (a larger request waits
+/// for an empty pool, then gets its buffer).
+const MIN_POOL: usize = 1 << 20;
+
+/// Address space held while the threads of a run start, given back by
+/// [`Reserve::release`], which also lets the threads started with
+/// [`spawn_scoped`] begin. Under a tight limit the reserve is what could
+/// be had, and the pool's limit shrinks to fit it.
+#[derive(Debug)]
+pub struct Reserve {
+    /// The room held; `None` once released.
+    held: Mutex<Option<Vec<u8>>>,
+    released: Condvar,
+    pool: usize,
+}
+
+impl Reserve {
+    /// Holds room for a pool of limit `pool` (whose memory is at most
+    /// about twice its limit) and the rest of the run; less if the
+    /// address space has not that much left. Allocated, never touched.
+    pub fn for_pool(pool: usize) -> Reserve {
+        let mut want = pool.saturating_mul(2).saturating_add(BESIDES_POOL);
+        let mut held = Vec::new();
+        while held.try_reserve_exact(want).is_err() && want > MIN_POOL {
+            want /= 2;
+        }
+        let room = held.capacity().saturating_sub(BESIDES_POOL) / 2;
+        Reserve {
+            held: Mutex::new(Some(held)),
+            released: Condvar::new(),
+            pool: pool.min(room).max(MIN_POOL),
+        }
+    }
+
+    /// The pool limit that fits the reserve.
+    pub fn pool_limit(&self) -> usize {
+        self.pool
+    }
+
+    /// Gives the room back and lets the threads begin.
+    pub fn release(&self) {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        *held = None;
+        self.released.notify_all();
+    }
+
+    /// Waits for [`Reserve::release`].
+    fn wait(&self) {
+        let mut held = self.held.lock().unwrap_or_else(PoisonError::into_inner);
+        while held.is_some() {
+            held = self
+                .released
+                .wait(held)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+}
+
+/// How many of `workers` hashing and `readers` reading threads to start:
+/// all, if the system starts that many threads now; else the threads it
+/// did start, shared between the two (at least one each). Measured by
+/// starting them (each makes an allocation, so that the C library has
+/// given it what it gives a thread) and ending them again.
+///
+/// # Errors
+/// [`not_started`] if not one thread could be started.
+pub fn split(workers: usize, readers: usize) -> io::Result<(usize, usize)> {
+    let (workers, readers) = (workers.max(1), readers.max(1));
+    let want = workers.saturating_add(readers);
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let wait = Mutex::new(wait);
+    let started = std::thread::scope(|s| {
+        let wait = &wait;
+        let started = spawn_scoped(s, "mbhash-probe", want, None, || {
+            move || {
+                std::hint::black_box(Box::new(0u8));
+                // Until `release` is dropped.
+                let _ = wait.lock().map(|w| w.recv());
+            }
+        });
+        drop(release);
+        started
+    })?;
+    if started >= want {
+        return Ok((workers, readers));
+    }
+    let w = (started / 2).clamp(1, workers);
+    Ok((w, started.saturating_sub(w).clamp(1, readers)))
+}
+
+/// Starts up to `n` threads named `name-i` in `scope`, each running
+/// `make()` (once `gate` is released, if given); stops at the first that
+/// cannot be started, or when less than [`THREAD_ROOM`] is free. Returns
+/// how many started.
+///
+/// # Errors
+/// [`not_started`] if not one could be started.
+pub fn spawn_scoped<'scope, F>(
+    scope: &'scope Scope<'scope, '_>,
+    name: &str,
+    n: usize,
+    gate: Option<&'scope Reserve>,
+    mut make: impl FnMut() -> F,
+) -> io::Result<usize>
+where
+    F: FnOnce() + Send + 'scope,
+{
+    let mut started = 0;
+    for i in 0..n.max(1) {
+        let spawned = if room_for_a_thread() {
+            let f = make();
+            std::thread::Builder::new()
+                .name(format!("{name}-{i}"))
+                .stack_size(STACK)
+                .spawn_scoped(scope, move || {
+                    if let Some(gate) = gate {
+                        gate.wait();
+                    }
+                    f()
+                })
+        } else {
+            Err(io::ErrorKind::OutOfMemory.into())
+        };
+        match spawned {
+            Ok(_) => started += 1,
+            Err(e) if started == 0 => {
+                return Err(not_started(format!("cannot start a thread: {e}")));
+            }
+            // The later ones would fail too; the scope joins the others.
+            Err(_) => break,
+        }
+    }
+    Ok(started)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn not_started_is_told_apart_from_write_errors() {
+        assert!(is_not_started(&not_started("x")));
+        assert!(!is_not_started(&io::Error::other("x")));
+        assert!(!is_not_started(&io::Error::from_raw_os_error(32)));
+    }
+
+    /// Threads behind a reserve begin only once it is released.
+    #[test]
+    fn threads_begin_at_the_release() {
+        let reserve = Reserve::for_pool(1 << 20);
+        assert_eq!(reserve.pool_limit(), 1 << 20);
+        let ran = std::sync::atomic::AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            let ran = &ran;
+            let n = spawn_scoped(s, "t", 3, Some(&reserve), || {
+                move || {
+                    ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
+            })
+            .unwrap();
+            assert_eq!(n, 3);
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            assert_eq!(ran.load(std::sync::atomic::Ordering::SeqCst), 0);
+            reserve.release();
+        });
+        assert_eq!(ran.into_inner(), 3);
+    }
+}
