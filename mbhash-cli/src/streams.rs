@@ -189,7 +189,8 @@ pub type Outcome = Option<io::Result<Hashed<Digest>>>;
 pub struct Settings {
     /// Hashing threads: the service's workers (at least 1).
     pub threads: usize,
-    /// Reader threads (at least 1).
+    /// Reader threads; 0: the calling thread reads every input, then
+    /// hands the outcomes on (when the system starts no thread for it).
     pub readers: usize,
     /// Bytes per read: an input of up to this many bytes is one job, a
     /// larger one a stream of chunks of this size.
@@ -270,7 +271,8 @@ where
         settings,
         progress,
     };
-    let (seq, in_order) = service::ordered::<(T, Outcome)>(settings.window);
+    let window = crate::threads::window(reader_threads, settings.window);
+    let (seq, in_order) = service::ordered::<(T, Outcome)>(window);
     std::thread::scope(|s| {
         let readers = &readers;
         // As many readers as start (at least one, or the run fails).
@@ -280,6 +282,10 @@ where
             move || readers.run(&seq)
         })?;
         reserve.release();
+        if reader_threads == 0 {
+            // No thread to read: this one reads every input first.
+            readers.run(&seq);
+        }
         drop(seq);
         let r = deliver::<T, F>(in_order, &mut sink);
         if r.is_err() {

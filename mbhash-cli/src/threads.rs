@@ -108,14 +108,15 @@ impl Reserve {
 
 /// How many of `workers` hashing and `readers` reading threads to start:
 /// all, if the system starts that many threads now; else the threads it
-/// did start, shared between the two (at least one each). Measured by
+/// did start, shared between the two (at least one worker; no reader if
+/// only one thread starts: the calling thread reads). Measured by
 /// starting them (each makes an allocation, so that the C library has
 /// given it what it gives a thread) and ending them again.
 ///
 /// # Errors
 /// [`not_started`] if not one thread could be started.
 pub fn split(workers: usize, readers: usize) -> io::Result<(usize, usize)> {
-    let (workers, readers) = (workers.max(1), readers.max(1));
+    let workers = workers.max(1);
     let want = workers.saturating_add(readers);
     let (release, wait) = std::sync::mpsc::channel::<()>();
     let wait = Mutex::new(wait);
@@ -135,7 +136,14 @@ pub fn split(workers: usize, readers: usize) -> io::Result<(usize, usize)> {
         return Ok((workers, readers));
     }
     let w = (started / 2).clamp(1, workers);
-    Ok((w, started.saturating_sub(w).clamp(1, readers)))
+    Ok((w, started.saturating_sub(w).min(readers)))
+}
+
+/// The window of outcomes held back for `readers` reading threads: the
+/// run's `window`, or, with none (the calling thread reads everything
+/// before it hands anything on), every outcome.
+pub fn window(readers: usize, window: usize) -> usize {
+    if readers == 0 { usize::MAX } else { window }
 }
 
 /// Starts up to `n` threads named `name-i` in `scope`, each running
@@ -144,7 +152,7 @@ pub fn split(workers: usize, readers: usize) -> io::Result<(usize, usize)> {
 /// how many started.
 ///
 /// # Errors
-/// [`not_started`] if not one could be started.
+/// [`not_started`] if `n` is not 0 and not one could be started.
 pub fn spawn_scoped<'scope, F>(
     scope: &'scope Scope<'scope, '_>,
     name: &str,
@@ -156,7 +164,7 @@ where
     F: FnOnce() + Send + 'scope,
 {
     let mut started = 0;
-    for i in 0..n.max(1) {
+    for i in 0..n {
         let spawned = if room_for_a_thread() {
             let f = make();
             std::thread::Builder::new()
@@ -192,6 +200,60 @@ mod tests {
         assert!(is_not_started(&not_started("x")));
         assert!(!is_not_started(&io::Error::other("x")));
         assert!(!is_not_started(&io::Error::from_raw_os_error(32)));
+    }
+
+    /// A job of the tests: a file, to be read on the given thread.
+    struct File(crate::streams::Source, std::thread::ThreadId);
+
+    impl crate::streams::Job for File {
+        fn source(&self) -> Option<&crate::streams::Source> {
+            assert_eq!(std::thread::current().id(), self.1, "read on its thread");
+            Some(&self.0)
+        }
+    }
+
+    /// With no reader thread (one thread was all the system started), the
+    /// calling thread reads every input, more of them than the window and
+    /// larger than a chunk, and hands on every outcome in order.
+    #[test]
+    fn the_calling_thread_reads_when_no_reader_starts() {
+        use mbhash_core::Algo;
+        use mbhash_core::service::HashService;
+        let tmp = mbhash_test_support::TempDir::new("mbhash-threads", "alone");
+        let mut rng = mbhash_test_support::Rng::new(9);
+        let mut want = Vec::new();
+        let mut jobs = Vec::new();
+        for i in 0..40 {
+            let len = if i % 7 == 0 { 20_000 } else { rng.below(3000) };
+            let data = rng.bytes(len);
+            let path = tmp.0.join(format!("f{i}"));
+            std::fs::write(&path, &data).unwrap();
+            want.push(mbhash_test_support::oracle("sha256", &data));
+            let here = std::thread::current().id();
+            jobs.push(File(crate::streams::Source::Path(path), here));
+        }
+        let settings = crate::streams::Settings {
+            readers: 0,
+            chunk: 4096,
+            window: 2,
+            batch_jobs: 4,
+            ..crate::streams::Settings::new(1)
+        };
+        let mut got = Vec::new();
+        crate::streams::run(
+            HashService::builder(),
+            Algo::Sha256,
+            settings,
+            jobs.into_iter(),
+            &crate::progress::Progress::hidden(),
+            |_, outcome| {
+                let hashed = outcome.expect("a file").expect("read");
+                got.push(hashed.digest.as_bytes().to_vec());
+                Ok(())
+            },
+        )
+        .unwrap();
+        assert_eq!(got, want);
     }
 
     /// Threads behind a reserve begin only once it is released.
