@@ -254,8 +254,8 @@ where
         in_flight: reserve.pool_limit(),
         ..settings
     };
-    // As many threads as the system starts, at least one of each kind.
-    let (workers, reader_threads) = crate::threads::split(settings.threads, settings.readers)?;
+    // As many threads as the system starts (maybe none).
+    let (workers, reader_threads) = crate::threads::split(settings.threads, settings.readers);
     let service = service
         .workers(workers)
         .check_env(false)

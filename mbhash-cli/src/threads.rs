@@ -108,14 +108,12 @@ impl Reserve {
 
 /// How many of `workers` hashing and `readers` reading threads to start:
 /// all, if the system starts that many threads now; else the threads it
-/// did start, shared between the two (at least one worker; no reader if
-/// only one thread starts: the calling thread reads). Measured by
-/// starting them (each makes an allocation, so that the C library has
-/// given it what it gives a thread) and ending them again.
-///
-/// # Errors
-/// [`not_started`] if not one thread could be started.
-pub fn split(workers: usize, readers: usize) -> io::Result<(usize, usize)> {
+/// did start, shared between the two (one worker and no reader if only
+/// one thread starts, or none: the calling thread reads, and with no
+/// thread hashes too, as the service does then). Measured by starting them
+/// (each makes an allocation, so that the C library has given it what it
+/// gives a thread) and ending them again.
+pub fn split(workers: usize, readers: usize) -> (usize, usize) {
     let workers = workers.max(1);
     let want = workers.saturating_add(readers);
     let (release, wait) = std::sync::mpsc::channel::<()>();
@@ -130,13 +128,15 @@ pub fn split(workers: usize, readers: usize) -> io::Result<(usize, usize)> {
             }
         });
         drop(release);
-        started
-    })?;
+        // None: the service hashes on the threads that submit, and this
+        // thread reads.
+        started.unwrap_or(0)
+    });
     if started >= want {
-        return Ok((workers, readers));
+        return (workers, readers);
     }
     let w = (started / 2).clamp(1, workers);
-    Ok((w, started.saturating_sub(w).min(readers)))
+    (w, started.saturating_sub(w).min(readers))
 }
 
 /// The window of outcomes held back for `readers` reading threads: the

@@ -1262,7 +1262,8 @@ fn a_closed_pipe_with_sigpipe_ignored_is_a_write_error() {
 /// Under an address-space limit that cannot hold the threads asked for
 /// (`ulimit -v` in the child), `-j` up to its maximum still hashes every
 /// file on the threads that could start, as sha256sum does on its one
-/// thread, in both modes; a larger `-j` is refused.
+/// thread, in both modes; under one that leaves room for no thread (24
+/// MB), on the calling thread alone. A larger `-j` is refused.
 #[test]
 fn threads_that_cannot_start_leave_fewer() {
     if !have("sha256sum") {
@@ -1275,20 +1276,23 @@ fn threads_that_cannot_start_leave_fewer() {
     let want = run(dir, "sha256sum", &files, b"");
     assert!(want.status.success());
     std::fs::write(dir.join("list"), &want.stdout).unwrap();
-    let script = "ulimit -v 1000000 && exec \"$@\"";
-    let theirs = sh(
-        dir,
-        script,
-        &[&["sha256sum".as_ref()][..], &args].concat(),
-        b"",
-    );
-    assert_eq!(theirs.stdout, want.stdout);
     let jobs_at = 3;
     args.splice(
         0..0,
         [MBHASH.as_ref(), "sum".as_ref(), "-j".as_ref(), "N".as_ref()],
     );
-    for jobs in ["64", "1024"] {
+    for (script, jobs) in [
+        ("ulimit -v 1000000 && exec \"$@\"", "64"),
+        ("ulimit -v 1000000 && exec \"$@\"", "1024"),
+        ("ulimit -v 24000 && exec \"$@\"", "64"),
+    ] {
+        let theirs = sh(
+            dir,
+            script,
+            &[&["sha256sum".as_ref()][..], &args[4..]].concat(),
+            b"",
+        );
+        assert_eq!(theirs.stdout, want.stdout, "{script}");
         args[jobs_at] = jobs.as_ref();
         let ours = sh(dir, script, &args, b"");
         let err = String::from_utf8_lossy(&ours.stderr);

@@ -822,11 +822,12 @@ mbh_result mbh_pool_hash(const struct mbh_pool *pool,
                          size_t out_len);
 
 // Starts a service with at most `workers` worker threads (0: one per
-// core): fewer if the system will not start that many.
+// core): fewer if the system will not start that many; with none, the
+// jobs are hashed on the threads that submit them.
 //
 // Errors: `MBH_NULL_ARGUMENT`, `MBH_UNKNOWN_ENGINE` /
 // `MBH_UNSUPPORTED_ENGINE` (the engine environment variables name a bad
-// engine), `MBH_INVALID_ARGUMENT` (not one worker thread could start).
+// engine).
 //
 // # Safety
 // `svc_out` is NULL or valid for writing a pointer.

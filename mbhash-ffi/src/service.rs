@@ -105,11 +105,12 @@ unsafe fn check_service<'s>(svc: *const mbh_service) -> Result<&'s mbh_service, 
 }
 
 /// Starts a service with at most `workers` worker threads (0: one per
-/// core): fewer if the system will not start that many.
+/// core): fewer if the system will not start that many; with none, the
+/// jobs are hashed on the threads that submit them.
 ///
 /// Errors: `MBH_NULL_ARGUMENT`, `MBH_UNKNOWN_ENGINE` /
 /// `MBH_UNSUPPORTED_ENGINE` (the engine environment variables name a bad
-/// engine), `MBH_INVALID_ARGUMENT` (not one worker thread could start).
+/// engine).
 ///
 /// # Safety
 /// `svc_out` is NULL or valid for writing a pointer.
@@ -126,7 +127,6 @@ pub unsafe extern "C" fn mbh_service_new(
         }
         let service = builder.build().map_err(|e| match e {
             mbhash_core::service::BuildError::Engine(e) => crate::engine::engine_error(&e),
-            mbhash_core::service::BuildError::Spawn(_) => mbh_result::MBH_INVALID_ARGUMENT,
         })?;
         let svc = Box::into_raw(Box::new(mbh_service {
             magic: SERVICE_MAGIC,

@@ -4,7 +4,7 @@ use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
-use crossbeam_channel::bounded;
+use crossbeam_channel::{bounded, unbounded};
 use parking_lot::Mutex;
 
 use super::HashService;
@@ -67,9 +67,13 @@ impl Builder {
     /// [`Builder::build`] starts as many of them as the system lets it: a
     /// thread that cannot be spawned (`RLIMIT_NPROC`, the kernel's thread
     /// limit, or less than [`THREAD_ROOM`] of address space left under
-    /// `RLIMIT_AS`) leaves the service with the workers started before it, which serve every submit and stream as `n` would,
-    /// with less parallelism. [`HashService::workers`] says how many run;
-    /// the build fails only if not one can start.
+    /// `RLIMIT_AS`) leaves the service with the workers started before it,
+    /// which serve every submit and stream as `n` would, with less
+    /// parallelism. If not one starts, the service has no thread: each
+    /// submit (and stream step) hashes what is queued on the submitting
+    /// thread before it returns (a reply then runs on that thread; one that
+    /// submits is served after it returns). [`HashService::workers`] says
+    /// how many threads run (0 for none).
     pub fn workers(mut self, n: usize) -> Self {
         self.workers = Some(n.max(1));
         self
@@ -130,11 +134,11 @@ impl Builder {
     }
 
     /// Starts the workers: as many as asked, or as many as could be spawned
-    /// before the first that could not (see [`Builder::workers`]).
+    /// before the first that could not, maybe none (see
+    /// [`Builder::workers`]).
     ///
     /// # Errors
-    /// An invalid engine environment variable (when no engine was given), or
-    /// [`BuildError::Spawn`] if not even one worker thread can be spawned.
+    /// An invalid engine environment variable (when no engine was given).
     pub fn build(self) -> Result<HashService, BuildError> {
         // Without a given engine, the workers follow the default engine
         // (checked here, as configured by the environment).
@@ -173,7 +177,6 @@ impl Builder {
                 Ok(thread) => threads.push(thread),
                 // The first thread that cannot start: the later ones would
                 // not either.
-                Err(e) if threads.is_empty() => return Err(BuildError::Spawn(e)),
                 Err(_) => break,
             }
         }
@@ -181,6 +184,16 @@ impl Builder {
         hand_over.truncate(workers);
         own_tx.truncate(workers);
         own_rx.truncate(workers);
+        let (shared_tx, shared_rx) = if workers == 0 {
+            // No thread: the submitting threads run the one worker after
+            // each send, so a queue never waits (nor fills: unbounded).
+            let (tx, rx) = unbounded();
+            own_tx.push(tx);
+            own_rx.push(rx);
+            unbounded()
+        } else {
+            (shared_tx, shared_rx)
+        };
         let inner = Arc::new(Inner {
             shared: shared_tx,
             own: own_tx,
@@ -192,7 +205,13 @@ impl Builder {
             max_batch_jobs: self.max_batch_jobs,
             max_batch_bytes: self.max_batch_bytes,
             stats: Counters::default(),
+            inline: Mutex::new(None),
         });
+        if workers == 0 {
+            let own = own_rx.pop().expect("the inline worker's queue");
+            let worker = Worker::new(inner.clone(), shared_rx.clone(), own, engines);
+            *inner.inline.lock() = Some(worker);
+        }
         for (tx, own) in hand_over.into_iter().zip(own_rx) {
             let worker = Worker::new(inner.clone(), shared_rx.clone(), own, engines);
             // The thread waits for it: the send cannot fail.
@@ -263,8 +282,62 @@ mod tests {
             let stats = service.shutdown(crate::service::Shutdown::Finish);
             assert_eq!(stats.completed, 111);
         }
-        let mut none = Builder::default().workers(4);
-        none.fail_spawn_from = Some(0);
-        assert!(matches!(none.build(), Err(BuildError::Spawn(_))));
+    }
+
+    /// With no worker thread at all, the submitting threads hash: handles,
+    /// batches, streams and callbacks (one that submits again) are all
+    /// answered, from several threads at once; shutdown finishes or cancels
+    /// what is left, and later submits are refused.
+    #[test]
+    fn no_worker_thread_hashes_on_the_submitting_threads() {
+        use crate::service::{Outcome, Rejected, Shutdown};
+        use std::sync::mpsc;
+        let mut builder = Builder::default().workers(4).queue_capacity(2);
+        builder.fail_spawn_from = Some(0);
+        let service = builder.build().unwrap();
+        assert_eq!(service.workers(), 0);
+        std::thread::scope(|s| {
+            for t in 0..3u8 {
+                let service = &service;
+                s.spawn(move || {
+                    // More than the queue capacity: nothing waits for room.
+                    let data: Vec<Vec<u8>> = (0..20u8)
+                        .map(|i| vec![t ^ i; 100 + 97 * usize::from(i)])
+                        .collect();
+                    let handles = service.submit_batch(Algo::Sha256, data.clone()).unwrap();
+                    for (h, d) in handles.into_iter().zip(&data) {
+                        assert_eq!(h.wait().unwrap().digest, Algo::Sha256.digest(d));
+                    }
+                    let mut st = service.stream(Algo::Sha224);
+                    for _ in 0..5 {
+                        st.update(vec![t; 3000]).unwrap();
+                    }
+                    let d = st.finish().wait().unwrap().digest;
+                    assert_eq!(d, Algo::Sha224.digest(&vec![t; 15_000]));
+                });
+            }
+        });
+        // A callback that submits again: served once the callback returns.
+        let service = std::sync::Arc::new(service);
+        let (tx, rx) = mpsc::channel();
+        let svc = service.clone();
+        let reply = move |o: Outcome<Vec<u8>>| {
+            let done = o.unwrap();
+            tx.send(done.digest).unwrap();
+            let reply = move |o: Outcome<Vec<u8>>| tx.send(o.unwrap().digest).unwrap();
+            svc.submit_to(Algo::Sha512, done.buf, reply).unwrap();
+        };
+        service
+            .submit_to(Algo::Sha384, b"abc".to_vec(), reply)
+            .unwrap();
+        // Both answered before the submit returned.
+        assert_eq!(rx.try_recv().unwrap(), Algo::Sha384.digest(b"abc"));
+        assert_eq!(rx.try_recv().unwrap(), Algo::Sha512.digest(b"abc"));
+        let stats = service.shutdown(Shutdown::Finish);
+        assert_eq!(stats.completed, 3 * 21 + 2);
+        assert!(matches!(
+            service.submit(Algo::Sha256, vec![1u8]),
+            Err(Rejected::ShutDown(_))
+        ));
     }
 }

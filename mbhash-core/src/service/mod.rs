@@ -204,9 +204,8 @@ impl HashService {
     /// every infallible constructor ([`Builder::build`] returns it as an
     /// error).
     ///
-    /// # Panics
-    /// If not one worker thread can be spawned ([`Builder::build`] returns
-    /// it as an error; with some, the service runs with fewer).
+    /// With fewer worker threads than cores if the system would not start
+    /// them, or none (see [`Builder::workers`]).
     pub fn new() -> Self {
         let mut builder = Self::builder();
         builder.check_env = false;
@@ -223,7 +222,8 @@ impl HashService {
 
     /// The number of worker threads: those asked for
     /// ([`Builder::workers`]), or fewer if the system would not start them
-    /// all.
+    /// all; 0 if it started none: jobs are then hashed on the threads that
+    /// submit them.
     pub fn workers(&self) -> usize {
         self.inner.workers
     }
@@ -341,7 +341,7 @@ impl HashService {
         Stream {
             inner: self.inner.clone(),
             id,
-            worker: (id % self.inner.workers as u64) as usize,
+            worker: (id % self.inner.own.len() as u64) as usize,
             algo,
             open: true,
         }
@@ -385,6 +385,14 @@ impl HashService {
             let _ = thread.join();
         }
         drop(threads);
+        // Without threads: what is left, then the worker (which holds the
+        // service's state) goes.
+        let mut inline = self.inner.inline.lock();
+        if let Some(worker) = inline.as_mut() {
+            worker.drain();
+        }
+        *inline = None;
+        drop(inline);
         self.stats()
     }
 
@@ -453,6 +461,8 @@ impl HashService {
                 return Err(Rejected::ShutDown(bufs));
             }
         }
+        drop(_sending);
+        self.inner.run_inline();
         Ok(())
     }
 }
