@@ -260,7 +260,7 @@ where
         .workers(workers)
         .check_env(false)
         .build()
-        .map_err(crate::threads::not_started)?;
+        .map_err(io::Error::other)?;
     let readers = Readers {
         service,
         pool: BufferPool::new(settings.in_flight),
@@ -275,7 +275,7 @@ where
     let (seq, in_order) = service::ordered::<(T, Outcome)>(window);
     std::thread::scope(|s| {
         let readers = &readers;
-        // As many readers as start (at least one, or the run fails).
+        // As many readers as start (none planned: this thread reads).
         let gate = Some(&reserve);
         crate::threads::spawn_scoped(s, "mbhash-read", reader_threads, gate, || {
             let seq = seq.clone();
