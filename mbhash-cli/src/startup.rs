@@ -35,6 +35,12 @@ static FLAGS: [AtomicI32; 3] = [
     AtomicI32::new(NOT_RECORDED),
 ];
 
+/// Linux's flag of a descriptor opened without read or write access.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const O_PATH: libc::c_int = libc::O_PATH;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const O_PATH: libc::c_int = 0;
+
 /// 1 if SIGPIPE was ignored at start, 0 if not.
 static SIGPIPE_IGNORED: AtomicI32 = AtomicI32::new(NOT_RECORDED);
 
@@ -75,7 +81,7 @@ pub fn access(fd: Std) -> Option<Access> {
     Some(match flags {
         NOT_RECORDED => return None,
         CLOSED => Access::Closed,
-        f if f & libc::O_PATH != 0 => Access::Neither,
+        f if f & O_PATH != 0 => Access::Neither,
         f => match f & libc::O_ACCMODE {
             libc::O_RDONLY => Access::Read,
             libc::O_WRONLY => Access::Write,
@@ -108,9 +114,10 @@ pub fn fit_allocator() {
         .is_some();
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     if limited {
-        // SAFETY: mallopt takes two integers and only sets a parameter of
-        // the allocator; called before any other thread exists (the
-        // caller's promise), nothing allocates meanwhile.
+        // SAFETY: mallopt takes two integers and sets a parameter of the
+        // allocator under the allocator's own lock (glibc): no memory of
+        // ours is involved. (Called before other threads start only so
+        // that all of them follow it.)
         let _ = unsafe { libc::mallopt(libc::M_ARENA_MAX, 1) };
     }
     let _ = limited;
