@@ -60,7 +60,9 @@ POSIXLY_CORRECT in the environment ends the options at the first FILE.
 Exit status: 0 on success, 1 if a file could not be read, a checksum did
 not match, output could not be written, or (in check mode) no line was
 properly formatted. A closed pipe on standard output ends the run as the
-SIGPIPE signal does.
+SIGPIPE signal does (a write error if SIGPIPE was ignored when mbhash
+started). A standard input that is closed, or open for writing only, is
+an input that cannot be read.
 ";
 
 /// The most hashing threads `-j` takes (as many reading threads go with
