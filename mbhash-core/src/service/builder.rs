@@ -72,8 +72,9 @@ impl Builder {
     /// parallelism. If not one starts, the service has no thread: each
     /// submit (and stream step) hashes what is queued on the submitting
     /// thread before it returns (a reply then runs on that thread; one that
-    /// submits is served after it returns). [`HashService::workers`] says
-    /// how many threads run (0 for none).
+    /// submits is served after it returns), and the queues never fill (the
+    /// `try_` forms are never [`Rejected::Full`](super::Rejected::Full)).
+    /// [`HashService::workers`] says how many threads run (0 for none).
     pub fn workers(mut self, n: usize) -> Self {
         self.workers = Some(n.max(1));
         self
@@ -206,6 +207,7 @@ impl Builder {
             max_batch_bytes: self.max_batch_bytes,
             stats: Counters::default(),
             inline: Mutex::new(None),
+            threadless: workers == 0,
         });
         if workers == 0 {
             let own = own_rx.pop().expect("the inline worker's queue");

@@ -74,6 +74,9 @@ pub(crate) struct Inner {
     /// With no worker thread: the one worker, run by the submitting
     /// threads (`None` with threads, and once shut down).
     pub(crate) inline: Mutex<Option<Worker>>,
+    /// No worker thread: [`Inner::inline`] is in use (the sends need not
+    /// look at it otherwise).
+    pub(crate) threadless: bool,
 }
 
 /// Which queue a message goes to.
@@ -132,6 +135,9 @@ impl Inner {
     /// (or this one, from a reply) returns at once: that one goes on until
     /// the queues are empty, this message included.
     pub(crate) fn run_inline(&self) {
+        if !self.threadless {
+            return;
+        }
         loop {
             {
                 let Some(mut worker) = self.inline.try_lock() else {
