@@ -271,19 +271,19 @@ where
         settings,
         progress,
     };
-    let window = crate::threads::window(reader_threads, settings.window);
-    let (seq, in_order) = service::ordered::<(T, Outcome)>(window);
+    let (seq, in_order) = service::ordered::<(T, Outcome)>(settings.window);
     std::thread::scope(|s| {
         let readers = &readers;
-        // As many readers as start (none planned: this thread reads).
+        // As many readers as start.
         let gate = Some(&reserve);
-        crate::threads::spawn_scoped(s, "mbhash-read", reader_threads, gate, || {
+        let started = crate::threads::spawn_scoped(s, "mbhash-read", reader_threads, gate, || {
             let seq = seq.clone();
             move || readers.run(&seq)
-        })?;
+        });
         reserve.release();
-        if reader_threads == 0 {
+        if started == 0 {
             // No thread to read: this one reads every input first.
+            in_order.hold_all();
             readers.run(&seq);
         }
         drop(seq);

@@ -63,10 +63,6 @@ pub fn main(args: &[OsString]) -> ExitCode {
     match result {
         Ok(true) if stdin.is_none() => ExitCode::SUCCESS,
         Ok(_) => ExitCode::FAILURE,
-        Err(e) if crate::threads::is_not_started(&e) => {
-            say(&e.to_string());
-            ExitCode::FAILURE
-        }
         Err(e) => crate::output::write_failed(&e),
     }
 }

@@ -1,6 +1,5 @@
 //! The threads a run starts: as many as asked, or as many as the system
-//! lets it start, with room left for the run's buffers; and the error for
-//! a run that cannot start one.
+//! lets it start (maybe none), with room left for the run's buffers.
 //!
 //! A thread takes address space (its stack, the signal stack the standard
 //! library maps for it, which aborts the process when it cannot) and a
@@ -12,7 +11,6 @@
 //! back ([`Reserve::release`]), and measures first how many threads it
 //! can have ([`split`]) to share them between hashing and reading.
 
-use std::fmt;
 use std::io;
 use std::sync::{Condvar, Mutex, PoisonError};
 use std::thread::Scope;
@@ -21,28 +19,6 @@ use mbhash_core::service::{THREAD_ROOM, room_for_a_thread};
 
 /// A reading thread's stack (as the service's workers').
 const STACK: usize = THREAD_ROOM / 2;
-
-/// A run that could not start the threads it needs (not a write error).
-#[derive(Debug)]
-pub struct NotStarted(String);
-
-impl fmt::Display for NotStarted {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for NotStarted {}
-
-/// The error of a run that could not start its threads, saying `what`.
-pub fn not_started(what: impl fmt::Display) -> io::Error {
-    io::Error::other(NotStarted(what.to_string()))
-}
-
-/// True if `e` is [`not_started`]'s: no write error.
-pub fn is_not_started(e: &io::Error) -> bool {
-    e.get_ref().is_some_and(|inner| inner.is::<NotStarted>())
-}
 
 /// What a run allocates besides its buffer pool, at most about: the window
 /// of outcomes, the output buffer, the readers' batches, names.
@@ -128,9 +104,7 @@ pub fn split(workers: usize, readers: usize) -> (usize, usize) {
             }
         });
         drop(release);
-        // None: the service hashes on the threads that submit, and this
-        // thread reads.
-        started.unwrap_or(0)
+        started
     });
     if started >= want {
         return (workers, readers);
@@ -139,27 +113,17 @@ pub fn split(workers: usize, readers: usize) -> (usize, usize) {
     (w, started.saturating_sub(w).min(readers))
 }
 
-/// The window of outcomes held back for `readers` reading threads: the
-/// run's `window`, or, with none (the calling thread reads everything
-/// before it hands anything on), every outcome.
-pub fn window(readers: usize, window: usize) -> usize {
-    if readers == 0 { usize::MAX } else { window }
-}
-
 /// Starts up to `n` threads named `name-i` in `scope`, each running
 /// `make()` (once `gate` is released, if given); stops at the first that
 /// cannot be started, or when less than [`THREAD_ROOM`] is free. Returns
-/// how many started.
-///
-/// # Errors
-/// [`not_started`] if `n` is not 0 and not one could be started.
+/// how many started (maybe none).
 pub fn spawn_scoped<'scope, F>(
     scope: &'scope Scope<'scope, '_>,
     name: &str,
     n: usize,
     gate: Option<&'scope Reserve>,
     mut make: impl FnMut() -> F,
-) -> io::Result<usize>
+) -> usize
 where
     F: FnOnce() + Send + 'scope,
 {
@@ -181,26 +145,16 @@ where
         };
         match spawned {
             Ok(_) => started += 1,
-            Err(e) if started == 0 => {
-                return Err(not_started(format!("cannot start a thread: {e}")));
-            }
             // The later ones would fail too; the scope joins the others.
             Err(_) => break,
         }
     }
-    Ok(started)
+    started
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn not_started_is_told_apart_from_write_errors() {
-        assert!(is_not_started(&not_started("x")));
-        assert!(!is_not_started(&io::Error::other("x")));
-        assert!(!is_not_started(&io::Error::from_raw_os_error(32)));
-    }
 
     /// A job of the tests: a file, to be read on the given thread.
     struct File(crate::streams::Source, std::thread::ThreadId);
@@ -268,8 +222,7 @@ mod tests {
                 move || {
                     ran.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 }
-            })
-            .unwrap();
+            });
             assert_eq!(n, 3);
             std::thread::sleep(std::time::Duration::from_millis(20));
             assert_eq!(ran.load(std::sync::atomic::Ordering::SeqCst), 0);
