@@ -27,7 +27,8 @@ at once as independent streams of the multi-buffer engine.
   -z, --zero           end each output line with NUL, not newline, and
                        do not escape file names
   -r, --recursive      hash the files under each DIR (sorted, depth first)
-  -j, --jobs N         use at most N hashing threads (default: all CPUs)
+  -j, --jobs N         use at most N hashing threads, 1 to 1024 (default:
+                       all CPUs; fewer if the system starts fewer)
       --no-progress    never show a progress bar (shown on a terminal for
                        runs longer than a second)
       --no-cache       drop each file's pages from the page cache once
@@ -59,8 +60,14 @@ POSIXLY_CORRECT in the environment ends the options at the first FILE.
 Exit status: 0 on success, 1 if a file could not be read, a checksum did
 not match, output could not be written, or (in check mode) no line was
 properly formatted. A closed pipe on standard output ends the run as the
-SIGPIPE signal does.
+SIGPIPE signal does (a write error if SIGPIPE was ignored when mbhash
+started). A standard input that is closed, or open for writing only, is
+an input that cannot be read.
 ";
+
+/// The most hashing threads `-j` takes (as many reading threads go with
+/// them).
+pub const MAX_JOBS: usize = 1024;
 
 /// The algorithms `-a` accepts: every algorithm of the library's list.
 pub use mbhash_core::Algo;
@@ -118,6 +125,9 @@ pub struct Options {
     pub warn_changed: bool,
     /// Print the help.
     pub help: bool,
+    /// Print the version (`--version` abbreviated: the whole word is
+    /// answered before the arguments are parsed).
+    pub version: bool,
     /// Files (or check files); `-` is standard input.
     pub files: Vec<OsString>,
 }
@@ -145,9 +155,10 @@ enum Opt {
     NoCache,
     WarnChanged,
     Help,
+    Version,
 }
 
-const LONG: [(&str, Opt); 21] = [
+const LONG: [(&str, Opt); 22] = [
     ("algorithm", Opt::Algorithm),
     ("binary", Opt::Binary),
     ("check", Opt::Check),
@@ -169,6 +180,26 @@ const LONG: [(&str, Opt); 21] = [
     ("no-cache", Opt::NoCache),
     ("warn-changed", Opt::WarnChanged),
     ("help", Opt::Help),
+    ("version", Opt::Version),
+];
+
+/// The long options of coreutils' `sha256sum` (9.1). An abbreviation that
+/// is unambiguous among them means that option, as in `sha256sum`, even
+/// where one of mbhash's own options shares the prefix (`--b` is
+/// `--binary`, though `--base64` starts so too; `--w` is `--warn`).
+const COREUTILS: [&str; 12] = [
+    "binary",
+    "check",
+    "help",
+    "ignore-missing",
+    "quiet",
+    "status",
+    "strict",
+    "tag",
+    "text",
+    "version",
+    "warn",
+    "zero",
 ];
 
 fn short(c: char) -> Option<Opt> {
@@ -241,6 +272,7 @@ pub fn parse_with(args: &[OsString], posixly_correct: bool) -> Result<Options, R
         no_cache: false,
         warn_changed: false,
         help: false,
+        version: false,
         files: Vec::new(),
     };
     let mut it = args.iter();
@@ -304,8 +336,22 @@ pub fn parse_with(args: &[OsString], posixly_correct: bool) -> Result<Options, R
     Ok(o)
 }
 
+/// The option a long name or abbreviation means: the whole name; else the
+/// one coreutils' option it abbreviates; else the one of mbhash's options
+/// it abbreviates. An abbreviation of several coreutils options, or of
+/// several of mbhash's and none of coreutils', is ambiguous.
 fn long_option(name: &str) -> Result<Opt, String> {
     if let Some((_, o)) = LONG.iter().find(|(n, _)| *n == name) {
+        return Ok(*o);
+    }
+    let prefix_of = |n: &str| !name.is_empty() && n.starts_with(name);
+    if let [only] = COREUTILS
+        .iter()
+        .filter(|n| prefix_of(n))
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        let (_, o) = LONG.iter().find(|(n, _)| n == *only).expect("listed");
         return Ok(*o);
     }
     let matches: Vec<_> = LONG.iter().filter(|(n, _)| n.starts_with(name)).collect();
@@ -365,14 +411,15 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
             o.jobs = Some(
                 v.parse::<usize>()
                     .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("invalid number of jobs: '{v}'"))?,
+                    .filter(|n| (1..=MAX_JOBS).contains(n))
+                    .ok_or_else(|| format!("invalid number of jobs: '{v}' (1 to {MAX_JOBS})"))?,
             );
         }
         Opt::NoProgress => o.no_progress = true,
         Opt::NoCache => o.no_cache = true,
         Opt::WarnChanged => o.warn_changed = true,
         Opt::Help => o.help = true,
+        Opt::Version => o.version = true,
     }
     Ok(())
 }
@@ -380,7 +427,7 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
 /// Option combinations coreutils refuses, with its wording and in its
 /// order.
 fn validate(o: &Options) -> Result<(), Refusal> {
-    if o.help {
+    if o.help || o.version {
         return Ok(());
     }
     if o.base64 && o.raw {
@@ -480,7 +527,15 @@ mod tests {
             "the --tag option is meaningless when verifying checksums"
         );
         assert_eq!(err(&["--tag", "-t"]), "--tag does not support --text mode");
-        assert!(err(&["-j", "0"]).contains("invalid number of jobs"));
+        assert_eq!(err(&["-j", "0"]), "invalid number of jobs: '0' (1 to 1024)");
+        assert_eq!(
+            err(&["-j", "1025"]),
+            "invalid number of jobs: '1025' (1 to 1024)"
+        );
+        assert_eq!(
+            parse_with(&args(&["-j1024"]), false).unwrap().jobs,
+            Some(1024)
+        );
         assert!(err(&["-a", "md5"]).contains("valid: sha256"));
         assert_eq!(
             err(&["--raw", "--base64"]),
@@ -489,6 +544,33 @@ mod tests {
         let multi = parse_with(&args(&["--raw", "a", "b"]), false).unwrap_err();
         assert!(!multi.usage && multi.msg.contains("multiple files"));
         assert!(err(&["-c", "--no-names"]).contains("meaningless"));
+    }
+
+    /// An abbreviation of one of sha256sum's options means it, whatever
+    /// mbhash's own options share the prefix; one that is ambiguous in
+    /// sha256sum stays ambiguous; one of mbhash's options alone means it.
+    #[test]
+    fn abbreviations_resolve_as_in_sha256sum() {
+        let o = |a: &[&str]| parse_with(&args(a), false);
+        assert_eq!(o(&["--b", "f"]).unwrap().binary, Some(true));
+        assert_eq!(o(&["-c", "--w", "l"]).unwrap().report, Report::Warn);
+        assert_eq!(o(&["-c", "--warn", "l"]).unwrap().report, Report::Warn);
+        assert!(o(&["--warn-", "f"]).unwrap().warn_changed);
+        assert!(o(&["--ba", "f"]).unwrap().base64);
+        assert!(o(&["--ve"]).unwrap().version);
+        assert!(o(&["--h"]).unwrap().help);
+        let err = |a: &[&str]| o(a).unwrap_err().msg;
+        assert_eq!(
+            err(&["--s", "f"]),
+            "option '--s' is ambiguous; possibilities: '--status' '--strict'"
+        );
+        assert_eq!(
+            err(&["--t", "f"]),
+            "option '--t' is ambiguous; possibilities: '--tag' '--text'"
+        );
+        // Not sha256sum's: ambiguous among mbhash's own.
+        assert!(err(&["--no", "f"]).contains("is ambiguous"));
+        assert!(!o(&["--tag", "--u", "f"]).unwrap().tag);
     }
 
     #[test]

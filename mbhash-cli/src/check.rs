@@ -84,17 +84,20 @@ impl Job for CheckJob {
 }
 
 enum ListReader {
-    Stdin(io::Stdin),
+    Stdin(BufReader<crate::stdin::Stdin>),
     File(BufReader<File>),
     Empty,
+    /// Standard input that cannot be read (closed, or write-only).
+    Unreadable(io::Error),
 }
 
 impl ListReader {
     fn read_line(&mut self, buf: &mut Vec<u8>) -> io::Result<usize> {
         match self {
-            ListReader::Stdin(s) => s.lock().read_until(b'\n', buf),
+            ListReader::Stdin(s) => s.read_until(b'\n', buf),
             ListReader::File(f) => f.read_until(b'\n', buf),
             ListReader::Empty => Ok(0),
+            ListReader::Unreadable(e) => Err(io::Error::new(e.kind(), e.to_string())),
         }
     }
 }
@@ -140,9 +143,12 @@ impl Iterator for Lines {
                     let opened = if arg == "-" {
                         // A list read from standard input after an entry
                         // `-` read it finds it at its end, as in coreutils.
-                        let reader = match self.stdin.take() {
-                            Source::Stdin => ListReader::Stdin(io::stdin()),
-                            _ => ListReader::Empty,
+                        let reader = match (self.stdin.take(), crate::stdin::open()) {
+                            (_, Err(e)) => ListReader::Unreadable(e),
+                            (Source::Stdin, Ok(s)) => {
+                                ListReader::Stdin(BufReader::with_capacity(64 << 10, s))
+                            }
+                            (_, Ok(_)) => ListReader::Empty,
                         };
                         self.stdin.mark();
                         OpenList {

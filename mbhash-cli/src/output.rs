@@ -1,23 +1,29 @@
 //! Standard output as coreutils treats it: a failed write is an error
 //! ("write error: ...", exit 1), and a closed pipe ends the process as the
-//! SIGPIPE signal does (the shell sees status 141), never a panic.
+//! SIGPIPE signal does (the shell sees status 141), never a panic; unless
+//! SIGPIPE was ignored when the process started: then, as in coreutils, the
+//! closed pipe is a write error ("write error: Broken pipe", exit 1).
 //!
-//! Rust ignores SIGPIPE, so a write to a closed pipe fails with `EPIPE`;
-//! [`write_failed`] then restores the signal's default action and raises
-//! it. A closed standard output is reopened on `/dev/null` by the Rust
-//! runtime before `main` (read-write, as no shell redirection opens it);
-//! [`Stdout`] recognises that and refuses writes with `EBADF`, as the C
-//! library's `stdout` does.
+//! Any descriptor 1 that takes writes is standard output, whatever it is
+//! (a `/dev/null` or a file opened read-write, a socket). One that was
+//! closed at start (the Rust runtime has reopened it on `/dev/null` before
+//! `main`: [`startup`] recorded it closed) refuses writes with `EBADF`, as
+//! the C library's `stdout` does; one open read-only refuses them itself.
+//! The writes go to `write(2)` directly: the standard library's `Stdout`
+//! takes an `EBADF` for success.
 
 use std::io::{self, BufWriter, IsTerminal, Write};
+use std::os::fd::AsFd;
 use std::process::ExitCode;
 
 use crate::args::Options;
 use crate::names;
 use crate::progress::Progress;
+use crate::startup::{self, Access, Std};
 use crate::sum::PROG;
 
-/// Standard output, locked, refusing writes when descriptor 1 is closed.
+/// Standard output, locked, written with `write(2)`; refusing writes when
+/// descriptor 1 was closed at start.
 pub struct Stdout {
     out: io::StdoutLock<'static>,
     closed: bool,
@@ -26,57 +32,41 @@ pub struct Stdout {
 impl Stdout {
     /// Locks standard output for the run.
     pub fn new() -> Self {
-        let out = io::stdout();
-        let closed = was_closed(&out);
+        let mut out = io::stdout().lock();
+        // Whatever was printed through the standard library goes first.
+        let _ = out.flush();
         Stdout {
-            out: out.lock(),
-            closed,
+            out,
+            closed: startup::access(Std::Output) == Some(Access::Closed),
         }
-    }
-
-    fn check(&self) -> io::Result<()> {
-        if self.closed {
-            return Err(io::Error::from_raw_os_error(
-                rustix::io::Errno::BADF.raw_os_error(),
-            ));
-        }
-        Ok(())
     }
 }
 
 impl Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.check()?;
-        self.out.write(buf)
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        self.check()?;
-        self.out.write_all(buf)
+        if self.closed {
+            return Err(io::Error::from_raw_os_error(
+                rustix::io::Errno::BADF.raw_os_error(),
+            ));
+        }
+        loop {
+            match rustix::io::write(self.out.as_fd(), buf) {
+                Err(rustix::io::Errno::INTR) => {}
+                r => return r.map_err(io::Error::from),
+            }
+        }
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.out.flush()
+        Ok(())
     }
 }
 
-/// True if standard output was closed when the process started: the
-/// runtime's read-write `/dev/null` is in its place.
-fn was_closed(out: &io::Stdout) -> bool {
-    use rustix::fs::{FileType, OFlags};
-    let Ok(flags) = rustix::fs::fcntl_getfl(out) else {
-        return true;
-    };
-    if flags & OFlags::RWMODE != OFlags::RDWR {
-        return false;
-    }
-    match (rustix::fs::fstat(out), rustix::fs::stat("/dev/null")) {
-        (Ok(fd), Ok(null)) => {
-            FileType::from_raw_mode(fd.st_mode) == FileType::CharacterDevice
-                && fd.st_rdev == null.st_rdev
-        }
-        _ => false,
-    }
+/// True if a write into a closed pipe is to end the process by SIGPIPE:
+/// the signal was not ignored when the process started (the runtime
+/// ignores it since, so the write fails with `EPIPE` instead).
+fn dies_by_sigpipe() -> bool {
+    startup::sigpipe_ignored() != Some(true)
 }
 
 /// Ends the process as a write into a closed pipe does in C programs: by
@@ -88,10 +78,11 @@ pub fn broken_pipe() -> ! {
 }
 
 /// Reports a failed write to standard output: a closed pipe ends the
-/// process ([`broken_pipe`]); any other error is `mbhash: write error: ...`
+/// process ([`broken_pipe`]) unless SIGPIPE was ignored at start; any other
+/// error (or that one) is `mbhash: write error: ...`
 /// on standard error and exit status 1.
 pub fn write_failed(e: &io::Error) -> ExitCode {
-    if e.kind() == io::ErrorKind::BrokenPipe {
+    if e.kind() == io::ErrorKind::BrokenPipe && dies_by_sigpipe() {
         broken_pipe();
     }
     say(&format!("write error: {}", names::describe(e)));
@@ -111,7 +102,7 @@ pub fn catch_print_failures() {
             .or_else(|| info.payload().downcast_ref::<&str>().copied())
             .unwrap_or("");
         if let Some(why) = msg.strip_prefix("failed printing to stdout: ") {
-            if why.starts_with("Broken pipe") {
+            if why.starts_with("Broken pipe") && dies_by_sigpipe() {
                 broken_pipe();
             }
             let why = why.split(" (os error").next().unwrap_or(why);

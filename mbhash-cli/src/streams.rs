@@ -41,9 +41,12 @@ impl StdinOnce {
     }
 }
 
-/// Opens standard input for an operand `-` ([`Source::Stdin`]).
+/// Opens standard input for an operand `-` ([`Source::Stdin`], and
+/// [`Source::StdinAgain`], which reads as empty if standard input can be
+/// read at all): a read error if descriptor 0 was closed or write-only at
+/// start (`crate::stdin`).
 fn open_stdin() -> io::Result<Box<dyn Read + Send>> {
-    Ok(Box::new(io::stdin()))
+    Ok(Box::new(crate::stdin::open()?))
 }
 
 /// Hashes every job's input, in its algorithm or else `algo`, and calls

@@ -36,8 +36,13 @@ pub fn main(args: &[OsString]) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    if o.help {
-        return match io::stdout().write_all(HELP.as_bytes()) {
+    if o.help || o.version {
+        let text = if o.help {
+            HELP.to_string()
+        } else {
+            format!("mbhash {}\n", env!("CARGO_PKG_VERSION"))
+        };
+        return match crate::output::Stdout::new().write_all(text.as_bytes()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => crate::output::write_failed(&e),
         };
@@ -50,9 +55,14 @@ pub fn main(args: &[OsString]) -> ExitCode {
     } else {
         mbhash_core::with_algo!(o.algo, A => run::<A>(&o))
     };
+    // Last, as coreutils closes it: a standard input read while closed.
+    let stdin = crate::stdin::close_error();
+    if let Some(e) = &stdin {
+        say(&format!("standard input: {}", names::describe(e)));
+    }
     match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
+        Ok(true) if stdin.is_none() => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
         Err(e) => crate::output::write_failed(&e),
     }
 }

@@ -1142,6 +1142,36 @@ fn cases() -> Vec<Case> {
         .env("POSIXLY_CORRECT", "1")
         .expect("f: OK\n", 1),
     );
+
+    // Abbreviated long options resolve among sha256sum's own options,
+    // whatever mbhash's extra ones (--base64, --warn-changed) share.
+    t.push(
+        case("abbrev binary", "sha256sum", &["--b", "f"])
+            .file("f", "abc")
+            .expect("{sha256:abc} *f\n", 0),
+    );
+    t.push(
+        case("abbrev warn", "sha256sum", &["-c", "--w", "l"])
+            .file("f", "")
+            .file("l", &format!("{e}  f\nbad line\n"))
+            .expect("f: OK\n", 0),
+    );
+    t.push(
+        case("abbrev check", "sha256sum", &["--c", "l"])
+            .file("f", "")
+            .file("l", &format!("{e}  f\n"))
+            .expect("f: OK\n", 0),
+    );
+    t.push(
+        case("abbrev ambiguous", "sha256sum", &["--s", "f"])
+            .file("f", "")
+            .expect("", 1),
+    );
+    t.push(
+        case("abbrev ambiguous tag text", "sha256sum", &["--t", "f"])
+            .file("f", "")
+            .expect("", 1),
+    );
     t
 }
 

@@ -1109,3 +1109,222 @@ fn fuzz_check_lists_against_coreutils() {
         "fuzz check-lists: seed {seed}: {lists} lists of {lines} lines checked against sha256sum -c"
     );
 }
+
+/// Runs `script` (which runs `"$@"`) with `mbhash sum ARGS` and with
+/// `sha256sum ARGS`: mbhash's output and sha256sum's, its standard error
+/// read as mbhash's.
+fn ours_and_theirs(dir: &Path, script: &str, args: &[&str]) -> (Output, Output) {
+    let mut ours: Vec<&OsStr> = vec![MBHASH.as_ref(), "sum".as_ref()];
+    let mut theirs: Vec<&OsStr> = vec!["sha256sum".as_ref()];
+    for a in args {
+        ours.push(a.as_ref());
+        theirs.push(a.as_ref());
+    }
+    let ours = sh(dir, script, &ours, b"");
+    let mut theirs = sh(dir, script, &theirs, b"");
+    theirs.stderr = String::from_utf8_lossy(&theirs.stderr)
+        .replace("sha256sum: ", "mbhash: ")
+        .into_bytes();
+    (ours, theirs)
+}
+
+/// A closed or write-only standard input is a read error where it is
+/// read (and, closed, once more when coreutils closes it), never an
+/// empty input; any writable standard output is one, a `/dev/null` or a
+/// file opened read-write included.
+#[test]
+fn standard_streams_as_coreutils() {
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = temp_dir("stdio");
+    let dir = &tmp.0;
+    write(dir, b"f", b"abc");
+    let list = run(dir, "sha256sum", &os(&["f"]), b"").stdout;
+    std::fs::write(dir.join("list"), list).unwrap();
+    let closed = "exec \"$@\" <&-";
+    let write_only = "exec \"$@\" 0>w";
+    let read_write = "rm -f rw; \"$@\" 1<>rw; s=$?; cat rw; exit $s";
+    let cases: [(&str, &[&str]); 11] = [
+        (closed, &[]),
+        (closed, &["-", "f", "-"]),
+        (closed, &["-c"]),
+        (closed, &["-c", "list", "-"]),
+        (write_only, &[]),
+        (write_only, &["f", "-", "-"]),
+        (write_only, &["-c", "-"]),
+        ("exec \"$@\" 1<>/dev/null", &["-c", "list"]),
+        ("exec \"$@\" 1<>/dev/null", &["f"]),
+        (read_write, &["f", "-"]),
+        (read_write, &["-c", "list"]),
+    ];
+    for (script, args) in cases {
+        let (ours, theirs) = ours_and_theirs(dir, script, args);
+        let what = format!("{script} {args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stdout),
+            String::from_utf8_lossy(&theirs.stdout),
+            "{what}"
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stderr),
+            String::from_utf8_lossy(&theirs.stderr),
+            "{what}"
+        );
+        assert_eq!(ours.status.code(), theirs.status.code(), "{what}");
+    }
+    // A read-only standard output: a write error (coreutils loses the
+    // error's text here, as on a full device).
+    for args in [&["f"][..], &["-c", "list"]] {
+        let (ours, theirs) = ours_and_theirs(dir, "exec \"$@\" 1<f", args);
+        assert_eq!(
+            String::from_utf8_lossy(&ours.stderr),
+            "mbhash: write error: Bad file descriptor\n"
+        );
+        assert!(
+            String::from_utf8_lossy(&theirs.stderr).starts_with("mbhash: write error"),
+            "{theirs:?}"
+        );
+        assert_eq!(ours.status.code(), Some(1));
+        assert_eq!(theirs.status.code(), Some(1));
+    }
+}
+
+/// A socket as standard output takes the lines as any other.
+#[test]
+fn a_socket_is_standard_output() {
+    use std::io::Read;
+    let tmp = temp_dir("socket");
+    let dir = &tmp.0;
+    write(dir, b"f", b"abc");
+    let (mut ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+    let status = Command::new(MBHASH)
+        .args(["sum", "f"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(std::os::fd::OwnedFd::from(theirs))
+        .status()
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    let mut out = String::new();
+    ours.read_to_string(&mut out).unwrap();
+    assert_eq!(
+        out,
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  f\n"
+    );
+}
+
+/// With SIGPIPE ignored by the parent, a closed pipe is a write error, as
+/// in coreutils (which then does not die by the signal either).
+#[test]
+fn a_closed_pipe_with_sigpipe_ignored_is_a_write_error() {
+    use std::io::Read;
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = temp_dir("pipe-ignored");
+    let dir = &tmp.0;
+    write(dir, b"f", b"abc");
+    let ignore = "trap '' PIPE; exec \"$@\"";
+    for (prog, args) in [
+        (MBHASH, &["sum", "f"][..]),
+        (MBHASH, &["sum", "-j1", "f"]),
+        ("sha256sum", &["f"]),
+    ] {
+        let (r, w) = std::io::pipe().unwrap();
+        drop(r);
+        let mut child = Command::new("sh")
+            .args(["-c", ignore, "sh", prog])
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(w)
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(1), "{prog} {args:?}: {status:?}: {err}");
+        if prog == MBHASH {
+            assert_eq!(err, "mbhash: write error: Broken pipe\n");
+        } else {
+            assert!(err.starts_with("sha256sum: write error"), "{err}");
+        }
+    }
+}
+
+/// Under an address-space limit that cannot hold the threads asked for
+/// (`ulimit -v` in the child), `-j` up to its maximum still hashes every
+/// file on the threads that could start, as sha256sum does on its one
+/// thread, in both modes; under one that leaves room for no thread (24
+/// MB), on the calling thread alone. A larger `-j` is refused.
+#[test]
+fn threads_that_cannot_start_leave_fewer() {
+    if !have("sha256sum") {
+        return;
+    }
+    let tmp = temp_dir("ulimit");
+    let dir = &tmp.0;
+    let files = tree(dir);
+    let mut args: Vec<&OsStr> = files.iter().map(|f| f.as_os_str()).collect();
+    let want = run(dir, "sha256sum", &files, b"");
+    assert!(want.status.success());
+    std::fs::write(dir.join("list"), &want.stdout).unwrap();
+    let jobs_at = 3;
+    args.splice(
+        0..0,
+        [MBHASH.as_ref(), "sum".as_ref(), "-j".as_ref(), "N".as_ref()],
+    );
+    for (script, jobs) in [
+        ("ulimit -v 1000000 && exec \"$@\"", "64"),
+        ("ulimit -v 1000000 && exec \"$@\"", "1024"),
+        ("ulimit -v 24000 && exec \"$@\"", "64"),
+    ] {
+        let theirs = sh(
+            dir,
+            script,
+            &[&["sha256sum".as_ref()][..], &args[4..]].concat(),
+            b"",
+        );
+        assert_eq!(theirs.stdout, want.stdout, "{script}");
+        args[jobs_at] = jobs.as_ref();
+        let ours = sh(dir, script, &args, b"");
+        let err = String::from_utf8_lossy(&ours.stderr);
+        assert_eq!(ours.status.code(), Some(0), "-j {jobs}: {err}");
+        assert!(err.is_empty(), "-j {jobs}: {err}");
+        assert!(ours.stdout == want.stdout, "-j {jobs}: digests differ");
+        let check = sh(
+            dir,
+            script,
+            &[
+                MBHASH.as_ref(),
+                "sum".as_ref(),
+                "-c".as_ref(),
+                "-j".as_ref(),
+                jobs.as_ref(),
+                "list".as_ref(),
+            ],
+            b"",
+        );
+        assert_eq!(
+            check.status.code(),
+            Some(0),
+            "-c -j {jobs}: {}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+        assert_eq!(check.stdout.split(|&b| b == b'\n').count(), files.len() + 1);
+    }
+    let refused = run(dir, MBHASH, &os(&["sum", "-j", "20000", "list"]), b"");
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .starts_with("mbhash: invalid number of jobs: '20000' (1 to 1024)\n"),
+        "{refused:?}"
+    );
+}

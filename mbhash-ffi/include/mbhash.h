@@ -849,13 +849,15 @@ enum mbh_result mbh_pool_hash(const struct mbh_pool *pool,
                               uint8_t *out,
                               size_t out_len);
 
-// Starts a service with `workers` worker threads (0: one per core; at
-// most `MBH_SERVICE_MAX_WORKERS`).
+// Starts a service with at most `workers` worker threads (0: one per
+// core; at most `MBH_SERVICE_MAX_WORKERS`): fewer if the system will not
+// start that many; with none, the jobs are hashed on the threads that
+// submit them.
 //
 // Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ARGUMENT` (`workers` above
-// `MBH_SERVICE_MAX_WORKERS`, or a worker thread could not start),
-// `MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE` (the engine environment
-// variables name a bad engine), `MBH_OUT_OF_MEMORY`.
+// `MBH_SERVICE_MAX_WORKERS`), `MBH_UNKNOWN_ENGINE` /
+// `MBH_UNSUPPORTED_ENGINE` (the engine environment variables name a bad
+// engine), `MBH_OUT_OF_MEMORY`.
 //
 // # Safety
 // `svc_out` is NULL or valid for writing a pointer.

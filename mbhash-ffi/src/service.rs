@@ -131,13 +131,15 @@ impl mbh_service {
     }
 }
 
-/// Starts a service with `workers` worker threads (0: one per core; at
-/// most `MBH_SERVICE_MAX_WORKERS`).
+/// Starts a service with at most `workers` worker threads (0: one per
+/// core; at most `MBH_SERVICE_MAX_WORKERS`): fewer if the system will not
+/// start that many; with none, the jobs are hashed on the threads that
+/// submit them.
 ///
 /// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ARGUMENT` (`workers` above
-/// `MBH_SERVICE_MAX_WORKERS`, or a worker thread could not start),
-/// `MBH_UNKNOWN_ENGINE` / `MBH_UNSUPPORTED_ENGINE` (the engine environment
-/// variables name a bad engine), `MBH_OUT_OF_MEMORY`.
+/// `MBH_SERVICE_MAX_WORKERS`), `MBH_UNKNOWN_ENGINE` /
+/// `MBH_UNSUPPORTED_ENGINE` (the engine environment variables name a bad
+/// engine), `MBH_OUT_OF_MEMORY`.
 ///
 /// # Safety
 /// `svc_out` is NULL or valid for writing a pointer.
@@ -164,7 +166,6 @@ pub unsafe extern "C" fn mbh_service_new(
                 unsafe { crate::boundary::dealloc(mem) };
                 return Err(match e {
                     mbhash_core::service::BuildError::Engine(e) => crate::engine::engine_error(&e),
-                    mbhash_core::service::BuildError::Spawn(_) => mbh_result::MBH_INVALID_ARGUMENT,
                 });
             }
         };

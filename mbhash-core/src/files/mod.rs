@@ -61,6 +61,7 @@
 mod budget;
 mod input;
 mod read;
+mod threads;
 
 use std::cell::RefCell;
 use std::io::{self, Read};
@@ -284,8 +285,22 @@ impl<'a> Run<'a> {
             check,
             spawn_limit,
         } = self;
+        // Room for the run's buffers while its threads start (under an
+        // address-space limit, starting threads until one fails would leave
+        // none, or abort in the start of the last), and as many threads as
+        // the system starts, shared between hashing and reading.
+        let reserve = threads::Reserve::for_pool(settings.in_flight);
+        let settings = Settings {
+            in_flight: reserve.pool_limit(),
+            ..settings
+        };
+        let (workers, reader_threads) = threads::split(settings.threads, settings.readers);
+        let settings = Settings {
+            readers: reader_threads,
+            ..settings
+        };
         let service = service
-            .workers(settings.threads)
+            .workers(workers)
             .check_env(false)
             .build()
             .map_err(io::Error::other)?;
@@ -306,6 +321,7 @@ impl<'a> Run<'a> {
         });
         let r = readers.run(
             spawn_limit,
+            &reserve,
             &mut |in_order, until| waiter.borrow_mut().deliver(in_order, &mut sink, until),
             &|| waiter.borrow_mut().tick_reading(),
         );

@@ -9,6 +9,7 @@ use std::time::Instant;
 
 use super::budget::{self, Budget, Opened};
 use super::input::{Input, Stop, Watched};
+use super::threads;
 use super::{Hashed, Job, OpenStdin, Outcome, ReadError, Settings, Source, Until};
 use crate::Algo;
 use crate::service::{self, BufferPool, HashService, InOrder, PoolBuf, Sequencer, Slot};
@@ -177,28 +178,24 @@ where
     pub(super) fn run(
         &self,
         spawn_limit: usize,
+        reserve: &threads::Reserve,
         deliver: &mut Deliver<'_, I::Item>,
         go_on: &dyn Fn() -> bool,
     ) -> io::Result<()> {
         let (seq, in_order) = service::ordered::<(I::Item, Outcome)>(self.settings.window);
         std::thread::scope(|s| {
-            let mut started = 0;
-            let wanted = self.settings.readers.max(1).min(spawn_limit);
-            for i in 0..wanted {
+            // As many readers as start (a thread that cannot be started, or
+            // no room for one: the run goes on with those that did); they
+            // begin once the reserve for the buffers is given back.
+            let wanted = self.settings.readers.min(spawn_limit);
+            let started = threads::spawn_scoped(s, "mbhash-reader", wanted, Some(reserve), || {
                 let seq = seq.clone();
-                let spawned = std::thread::Builder::new()
-                    .name(format!("mbhash-reader-{i}"))
-                    .spawn_scoped(s, move || {
-                        let go_on = || !self.stop.load(Ordering::Relaxed);
-                        self.read_jobs(&seq, &mut || seq.slot(), &go_on);
-                    });
-                // A thread that cannot be started: the run goes on with
-                // those that did.
-                match spawned {
-                    Ok(_) => started += 1,
-                    Err(_) => break,
+                move || {
+                    let go_on = || !self.stop.load(Ordering::Relaxed);
+                    self.read_jobs(&seq, &mut || seq.slot(), &go_on);
                 }
-            }
+            });
+            reserve.release();
             let r = if started > 0 {
                 drop(seq);
                 deliver(&in_order, Until::End).map(drop)
@@ -332,7 +329,12 @@ where
                     ));
                 }
             },
-            Source::StdinAgain => Input::Empty,
+            // At its end, if it can be read at all (a standard input
+            // closed at start is an error at every operand naming it).
+            Source::StdinAgain => match self.stdin {
+                Some(open) => open().map(|_| Input::Empty)?,
+                None => Input::Empty,
+            },
             // A reader holds one file at a time: it may wait for a
             // descriptor, the others free theirs.
             Source::Path(p) => match budget::open(p, &self.budget, true) {

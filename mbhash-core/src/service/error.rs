@@ -54,20 +54,18 @@ impl<B> fmt::Display for Rejected<B> {
 
 impl<B> std::error::Error for Rejected<B> {}
 
-/// Why a service could not start.
+/// Why a service could not start. (Threads that cannot be spawned are no
+/// such reason: see [`Builder::workers`](super::Builder::workers).)
 #[derive(Debug)]
 pub enum BuildError {
     /// The configured engine (an environment variable) is invalid.
     Engine(EngineError),
-    /// A worker thread could not be spawned.
-    Spawn(std::io::Error),
 }
 
 impl fmt::Display for BuildError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BuildError::Engine(e) => write!(f, "hash service: {e}"),
-            BuildError::Spawn(e) => write!(f, "hash service: cannot spawn a worker: {e}"),
         }
     }
 }
@@ -76,7 +74,6 @@ impl std::error::Error for BuildError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             BuildError::Engine(e) => Some(e),
-            BuildError::Spawn(e) => Some(e),
         }
     }
 }

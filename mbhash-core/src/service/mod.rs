@@ -135,7 +135,7 @@ mod stream;
 mod worker;
 
 pub use crate::algo::{Algo, Digest, UnknownAlgo};
-pub use builder::Builder;
+pub use builder::{Builder, THREAD_ROOM, room_for_a_thread};
 pub use error::{BuildError, Rejected};
 pub use ordered::{InOrder, Lost, RecvTimeout, Sequencer, Slot, ordered};
 pub use pool::{BufferPool, PoolBuf};
@@ -207,9 +207,8 @@ impl HashService {
     /// every infallible constructor ([`Builder::build`] returns it as an
     /// error).
     ///
-    /// # Panics
-    /// If a thread cannot be spawned ([`Builder::build`] returns it as an
-    /// error).
+    /// With fewer worker threads than cores if the system would not start
+    /// them, or none (see [`Builder::workers`]).
     pub fn new() -> Self {
         let mut builder = Self::builder();
         builder.check_env = false;
@@ -224,7 +223,10 @@ impl HashService {
         Builder::default()
     }
 
-    /// The number of worker threads.
+    /// The number of worker threads: those asked for
+    /// ([`Builder::workers`]), or fewer if the system would not start them
+    /// all; 0 if it started none: jobs are then hashed on the threads that
+    /// submit them.
     pub fn workers(&self) -> usize {
         self.inner.workers
     }
@@ -342,7 +344,7 @@ impl HashService {
         Stream {
             inner: self.inner.clone(),
             id,
-            worker: (id % self.inner.workers as u64) as usize,
+            worker: (id % self.inner.own.len() as u64) as usize,
             algo,
             open: true,
         }
@@ -386,6 +388,14 @@ impl HashService {
             let _ = thread.join();
         }
         drop(threads);
+        // Without threads: what is left, then the worker (which holds the
+        // service's state) goes.
+        let mut inline = self.inner.inline.lock();
+        if let Some(worker) = inline.as_mut() {
+            worker.drain();
+        }
+        *inline = None;
+        drop(inline);
         self.stats()
     }
 
@@ -454,6 +464,8 @@ impl HashService {
                 return Err(Rejected::ShutDown(bufs));
             }
         }
+        drop(_sending);
+        self.inner.run_inline();
         Ok(())
     }
 }

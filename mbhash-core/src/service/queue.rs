@@ -6,8 +6,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use crossbeam_channel::{Sender, TrySendError};
 
+use parking_lot::Mutex;
+
 use super::error::Rejected;
-use super::worker::Msg;
+use super::worker::{Msg, Worker};
 #[cfg(doc)]
 use super::{Cancelled, HashService, Reason};
 
@@ -69,6 +71,12 @@ pub(crate) struct Inner {
     pub(crate) max_batch_jobs: usize,
     pub(crate) max_batch_bytes: usize,
     pub(crate) stats: Counters,
+    /// With no worker thread: the one worker, run by the submitting
+    /// threads (`None` with threads, and once shut down).
+    pub(crate) inline: Mutex<Option<Worker>>,
+    /// No worker thread: [`Inner::inline`] is in use (the sends need not
+    /// look at it otherwise).
+    pub(crate) threadless: bool,
 }
 
 /// Which queue a message goes to.
@@ -100,20 +108,51 @@ impl Inner {
     /// Sends `msg`, waiting for room if `wait`; on refusal the message comes
     /// back with the reason.
     pub(crate) fn send(&self, queue: Queue, msg: Msg, wait: bool) -> Result<(), Rejected<Msg>> {
-        let Some(_sending) = self.begin_send() else {
-            return Err(Rejected::ShutDown(msg));
-        };
-        let tx = match queue {
-            Queue::Shared => &self.shared,
-            Queue::Worker(w) => &self.own[w],
-        };
-        if wait {
-            tx.send(msg).map_err(|e| Rejected::ShutDown(e.into_inner()))
-        } else {
-            tx.try_send(msg).map_err(|e| match e {
-                TrySendError::Full(m) => Rejected::Full(m),
-                TrySendError::Disconnected(m) => Rejected::ShutDown(m),
-            })
+        {
+            let Some(_sending) = self.begin_send() else {
+                return Err(Rejected::ShutDown(msg));
+            };
+            let tx = match queue {
+                Queue::Shared => &self.shared,
+                Queue::Worker(w) => &self.own[w],
+            };
+            if wait {
+                tx.send(msg).map_err(|e| Rejected::ShutDown(e.into_inner()))
+            } else {
+                tx.try_send(msg).map_err(|e| match e {
+                    TrySendError::Full(m) => Rejected::Full(m),
+                    TrySendError::Disconnected(m) => Rejected::ShutDown(m),
+                })
+            }
+        }?;
+        // Outside the registered send: a reply run here may shut down.
+        self.run_inline();
+        Ok(())
+    }
+
+    /// With no worker thread: hashes what is queued, on the calling thread,
+    /// until the queues are empty. A call while another thread is at it
+    /// (or this one, from a reply) returns at once: that one goes on until
+    /// the queues are empty, this message included.
+    pub(crate) fn run_inline(&self) {
+        if !self.threadless {
+            return;
+        }
+        loop {
+            {
+                let Some(mut worker) = self.inline.try_lock() else {
+                    return;
+                };
+                let Some(worker) = worker.as_mut() else {
+                    return;
+                };
+                worker.drain();
+            }
+            // A message sent while this thread held the worker, by a thread
+            // that found it held: this thread takes it.
+            if self.shared.is_empty() && self.own.iter().all(Sender::is_empty) {
+                return;
+            }
         }
     }
 

@@ -175,6 +175,21 @@ impl Worker {
         }
     }
 
+    /// Without worker threads: hashes whatever is queued, on the calling
+    /// thread, until the queues are empty (stops are for threads: ignored).
+    pub(crate) fn drain(&mut self) {
+        let outer = WORKER_OF.with(|w| w.replace(Arc::as_ptr(&self.inner) as usize));
+        let mut batch = Vec::new();
+        loop {
+            self.fill(&mut batch, None);
+            if batch.is_empty() {
+                break;
+            }
+            self.process(&mut batch);
+        }
+        WORKER_OF.with(|w| w.set(outer));
+    }
+
     /// Adds `first` and whatever is queued to `batch`, up to the caps;
     /// returns true if the worker's stop came.
     fn fill(&mut self, batch: &mut Vec<Msg>, first: Option<Msg>) -> bool {
