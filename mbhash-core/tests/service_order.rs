@@ -100,32 +100,6 @@ fn the_window_bounds_the_slots_out() {
     assert_eq!(rest, [Ok(2), Ok(3), Err(Lost)]);
 }
 
-/// `hold_all` lifts the window: one thread takes and fills every slot,
-/// then receives them all in order; a producer waiting for room goes on.
-#[test]
-fn hold_all_lifts_the_window() {
-    let (seq, in_order) = service::ordered::<u32>(2);
-    let first = seq.slot().unwrap();
-    let second = seq.slot().unwrap();
-    std::thread::scope(|s| {
-        let waiter = s.spawn(|| seq.slot().map(|slot| slot.index()));
-        in_order.hold_all();
-        assert_eq!(waiter.join().unwrap(), Some(2), "room once lifted");
-    });
-    drop((first, second));
-    let more: Vec<_> = (0..100)
-        .map(|_| seq.try_slot().expect("no window"))
-        .collect();
-    for (i, slot) in more.into_iter().enumerate() {
-        slot.fill(i as u32);
-    }
-    drop(seq);
-    let got: Vec<_> = in_order.collect();
-    assert_eq!(got.len(), 103);
-    assert_eq!(got[..3], [Err(Lost), Err(Lost), Err(Lost)]);
-    assert!(got[3..].iter().enumerate().all(|(i, v)| *v == Ok(i as u32)));
-}
-
 #[test]
 fn a_producer_waiting_for_room_wakes_when_the_receiver_goes() {
     let (seq, in_order) = service::ordered::<u32>(1);

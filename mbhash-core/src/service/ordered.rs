@@ -266,14 +266,6 @@ impl<T> InOrder<T> {
             self.shared.ready.wait(&mut st);
         }
     }
-
-    /// Lifts the window: from now on every slot is handed out at once, and
-    /// every value held until received. For a caller that must take (and
-    /// fill) all its slots before it can receive any, e.g. on one thread.
-    pub fn hold_all(&self) {
-        self.shared.state.lock().window = usize::MAX;
-        self.shared.room.notify_all();
-    }
 }
 
 /// Why [`InOrder::recv_timeout`] returned no value.
