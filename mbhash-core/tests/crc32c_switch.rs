@@ -42,20 +42,29 @@ fn switching_while_threads_compute() {
     let switches = AtomicUsize::new(0);
     let checked = AtomicUsize::new(0);
     std::thread::scope(|s| {
+        // At least one whole round of switches, and more while the workers
+        // compute (they start once the first switch is made: on a loaded
+        // machine the switcher may otherwise be scheduled after them).
         s.spawn(|| {
-            while running.load(Ordering::Relaxed) {
+            loop {
                 for e in &supported {
                     engine::set_default(EngineFamily::Crc32c, e.name()).unwrap();
                     assert_eq!(engine::default_name(EngineFamily::Crc32c), e.name());
-                    switches.fetch_add(1, Ordering::Relaxed);
+                    switches.fetch_add(1, Ordering::Release);
                 }
                 assert!(engine::set_default(EngineFamily::Crc32c, "avx9000").is_err());
+                if !running.load(Ordering::Relaxed) {
+                    break;
+                }
             }
         });
         let workers: Vec<_> = (0..4)
             .map(|t| {
-                let (data, cases, checked) = (&data, &cases, &checked);
+                let (data, cases, checked, switches) = (&data, &cases, &checked, &switches);
                 s.spawn(move || {
+                    while switches.load(Ordering::Acquire) == 0 {
+                        std::thread::yield_now();
+                    }
                     for round in 0..20 {
                         for (i, &(off, len, want)) in cases.iter().enumerate() {
                             let piece = &data[off..off + len];
