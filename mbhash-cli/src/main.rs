@@ -66,6 +66,14 @@ fn main() -> ExitCode {
     output::catch_print_failures();
     // `sum` takes file names, which need not be UTF-8.
     let os_args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let prints_through_std = !os_args.first().is_some_and(|a| a == "sum" || a == "verity");
+    if prints_through_std || asks_version(&os_args) {
+        // These always print: a standard output they cannot write is their
+        // write error now, not silence and exit 0.
+        if let Some(e) = output::unwritable_stdout() {
+            return output::write_failed(&e);
+        }
+    }
     if asks_version(&os_args) {
         println!("mbhash {}", env!("CARGO_PKG_VERSION"));
         return ExitCode::SUCCESS;

@@ -113,6 +113,19 @@ pub fn catch_print_failures() {
     }));
 }
 
+/// For the commands that always print and print through the standard
+/// library (`engines`, `bench`, `--help`, `--version`), whose `Stdout`
+/// takes an `EBADF` for success: the write error their output would meet,
+/// if descriptor 1 was closed or not open for writing at start.
+pub fn unwritable_stdout() -> Option<io::Error> {
+    match startup::access(Std::Output) {
+        Some(a) if !a.writes() => Some(io::Error::from_raw_os_error(
+            rustix::io::Errno::BADF.raw_os_error(),
+        )),
+        _ => None,
+    }
+}
+
 /// Writes `mbhash: MESSAGE` on standard error (which may be closed: that
 /// is no reason to stop, let alone panic).
 pub fn say(msg: &str) {

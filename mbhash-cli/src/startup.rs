@@ -73,6 +73,11 @@ impl Access {
     pub fn reads(self) -> bool {
         matches!(self, Access::Read | Access::ReadWrite)
     }
+
+    /// True if writes were allowed.
+    pub fn writes(self) -> bool {
+        matches!(self, Access::Write | Access::ReadWrite)
+    }
 }
 
 /// How `fd` was open when the process started; `None` if not recorded.

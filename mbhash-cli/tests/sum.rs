@@ -1190,6 +1190,55 @@ fn standard_streams_as_coreutils() {
     }
 }
 
+/// The commands that always print (`engines`, `--version`, `--help`,
+/// `bench`) fail with a write error on a standard output closed or open
+/// read-only at start, as `sha256sum --version` does, rather than print
+/// nothing and exit 0; a `/dev/null` open read-write is a standard output.
+#[test]
+fn printing_commands_report_an_unwritable_standard_output() {
+    let tmp = temp_dir("print-stdout");
+    let dir = &tmp.0;
+    write(dir, b"f", b"abc");
+    let shell = |script: &str, args: &[&str]| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .arg("sh")
+            .arg(MBHASH)
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &["engines"][..],
+        &["--version"],
+        &["--help"],
+        &["sum", "--version"],
+    ] {
+        for script in ["exec \"$@\" 1<f", "exec \"$@\" >&-"] {
+            let out = shell(script, args);
+            assert_eq!(out.status.code(), Some(1), "{script} {args:?}: {out:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&out.stderr),
+                "mbhash: write error: Bad file descriptor\n",
+                "{script} {args:?}"
+            );
+        }
+        let out = shell("exec \"$@\" 1<>/dev/null", args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
+    }
+    if have("sha256sum") {
+        let out = Command::new("sh")
+            .args(["-c", "exec sha256sum --version 1<f"])
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "coreutils: {out:?}");
+    }
+}
+
 /// A socket as standard output takes the lines as any other.
 #[test]
 fn a_socket_is_standard_output() {
