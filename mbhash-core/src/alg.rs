@@ -48,6 +48,8 @@ pub trait Family: sealed::Sealed + Sized + 'static {
     /// The lanes of a job manager's lane set: as many as the family's
     /// widest kernel runs (16 for SHA-256, 8 for SHA-512), for jobs `J`.
     type Lanes<J>: crate::lanes::LaneCount<Self, J>;
+    /// The number of those lanes (checked equal at compile time).
+    const LANES: usize;
     /// Bytes per block.
     const BLOCK_LEN: usize;
     /// A block of zeros.
@@ -150,6 +152,7 @@ impl Family for Sha256Family {
     type Block = [u8; 64];
     type Engine = crate::engine::Sha256Engine;
     type Lanes<J> = crate::lanes::Lanes<16>;
+    const LANES: usize = 16;
     const BLOCK_LEN: usize = 64;
     const ZERO_BLOCK: [u8; 64] = [0; 64];
     const LENGTH_LEN: usize = 8;
@@ -208,6 +211,7 @@ impl Family for Sha512Family {
     type Block = [u8; 128];
     type Engine = crate::engine::Sha512Engine;
     type Lanes<J> = crate::lanes::Lanes<8>;
+    const LANES: usize = 8;
     const BLOCK_LEN: usize = 128;
     const ZERO_BLOCK: [u8; 128] = [0; 128];
     const LENGTH_LEN: usize = 16;
@@ -287,3 +291,16 @@ markers! {
     /// Marker for SHA-512/224: its own IV, 28 bytes.
     Sha512_224Alg = Sha512_224, Sha512Family, u64, mbhash_simd::sha512::IV_512_224, "sha512-224", "SHA512/224", 28;
 }
+
+// Each family's lane count is the lane set's.
+const _: () = {
+    use crate::lanes::LaneCount;
+    assert!(
+        <<Sha256Family as Family>::Lanes<()> as LaneCount<Sha256Family, ()>>::N
+            == Sha256Family::LANES
+    );
+    assert!(
+        <<Sha512Family as Family>::Lanes<()> as LaneCount<Sha512Family, ()>>::N
+            == Sha512Family::LANES
+    );
+};

@@ -10,7 +10,6 @@
 //! `MBHASH_CRC32C_ENGINE`, read once per process); `auto`. An unknown or unsupported name, wherever it comes from, is a
 //! `ValueError` listing the valid names, never a silent fallback.
 
-use mbhash_core::Algo;
 use mbhash_core::alg::{Family, Sha256Family, Sha512Family};
 use mbhash_core::crc32c::{self, Crc32cEngine};
 use mbhash_core::engine::{
@@ -61,18 +60,11 @@ pub(crate) fn crc32c_engine(name: Option<&str>) -> PyResult<Crc32cEngine> {
     crc32c::configured_engine().map_err(value_error)
 }
 
-/// The families a `set_engine`/`get_engine` argument may name.
-enum Which {
-    Sha256,
-    Sha512,
-    Crc32c,
-}
-
 /// A family by its name (`"sha256"`, `"sha512"`, `"crc32c"`) or by the
 /// name of one of its algorithms (`"sha512_256"` is the `sha512` family).
-fn which(family: &str) -> PyResult<Which> {
+fn which(family: &str) -> PyResult<EngineFamily> {
     if family.eq_ignore_ascii_case("crc32c") {
-        return Ok(Which::Crc32c);
+        return Ok(EngineFamily::Crc32c);
     }
     let algo = algo::parse(family).map_err(|_| {
         PyValueError::new_err(format!(
@@ -80,10 +72,7 @@ fn which(family: &str) -> PyResult<Which> {
              or an algorithm name)"
         ))
     })?;
-    Ok(match algo {
-        Algo::Sha256 | Algo::Sha224 => Which::Sha256,
-        _ => Which::Sha512,
-    })
+    Ok(EngineFamily::of(algo))
 }
 
 /// Makes `name` the engine of `family` ("sha256", "sha512", "crc32c", or
@@ -96,11 +85,7 @@ fn which(family: &str) -> PyResult<Which> {
 #[pyfunction]
 #[pyo3(signature = (family, name))]
 pub(crate) fn set_engine(family: &str, name: Option<&str>) -> PyResult<()> {
-    let family = match which(family)? {
-        Which::Sha256 => EngineFamily::Sha256,
-        Which::Sha512 => EngineFamily::Sha512,
-        Which::Crc32c => EngineFamily::Crc32c,
-    };
+    let family = which(family)?;
     match name {
         Some(name) => mbhash_core::engine::set_default(family, name).map_err(value_error),
         None => {
@@ -116,9 +101,9 @@ pub(crate) fn set_engine(family: &str, name: Option<&str>) -> PyResult<()> {
 #[pyfunction]
 pub(crate) fn get_engine(family: &str) -> PyResult<&'static str> {
     Ok(match which(family)? {
-        Which::Sha256 => engine::<Sha256Family>(None)?.name(),
-        Which::Sha512 => engine::<Sha512Family>(None)?.name(),
-        Which::Crc32c => crc32c_engine(None)?.name(),
+        EngineFamily::Sha256 => engine::<Sha256Family>(None)?.name(),
+        EngineFamily::Sha512 => engine::<Sha512Family>(None)?.name(),
+        EngineFamily::Crc32c => crc32c_engine(None)?.name(),
     })
 }
 

@@ -721,10 +721,13 @@ impl EngineFamily {
 
     /// The family of an algorithm.
     pub const fn of(algo: crate::Algo) -> EngineFamily {
-        if algo.block_len() == 64 {
-            EngineFamily::Sha256
-        } else {
-            EngineFamily::Sha512
+        use crate::Algo;
+        // Exhaustive: a new algorithm does not compile until it has a family.
+        match algo {
+            Algo::Sha256 | Algo::Sha224 => EngineFamily::Sha256,
+            Algo::Sha512 | Algo::Sha384 | Algo::Sha512_256 | Algo::Sha512_224 => {
+                EngineFamily::Sha512
+            }
         }
     }
 }

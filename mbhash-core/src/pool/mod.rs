@@ -257,11 +257,9 @@ impl<O: PoolOps> Pool<O> {
         let algo = own.algo;
         combiner.with_store(|combiner, store| {
             crate::with_algo!(algo, A => {
-                if <<A as crate::alg::Algorithm>::Family as crate::alg::Family>::BLOCK_LEN == 128 {
-                    combine::run::<A, 8>(combiner, store, own)
-                } else {
-                    combine::run::<A, 16>(combiner, store, own)
-                }
+                combine::run::<A, { <<A as crate::alg::Algorithm>::Family as crate::alg::Family>::LANES }>(
+                    combiner, store, own,
+                )
             })
         });
     }
