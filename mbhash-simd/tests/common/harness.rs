@@ -1,5 +1,6 @@
-//! The one harness every SHA kernel runs through, generic over the family
-//! (SHA-256: `u32` words, 64-byte blocks; SHA-512: `u64`, 128 bytes).
+//! The one harness every hash kernel runs through, generic over the family
+//! (SHA-256: eight `u32` words, 64-byte blocks; SHA-512: eight `u64`, 128
+//! bytes; any state width).
 
 use std::fmt::Debug;
 
@@ -10,12 +11,15 @@ use mbhash_simd::{sha256, sha512};
 pub trait Family {
     /// State word.
     type Word: Copy + PartialEq + Debug;
+    /// A chaining state: `[Word; W]` for the family's width `W` (4 words
+    /// for MD5, 5 for SHA-1, 8 for the SHA-2 families and SM3).
+    type State: Copy + PartialEq + Debug + Default + AsMut<[Self::Word]>;
     /// One block.
     type Block: 'static;
     /// Bytes per block.
     const BLOCK: usize;
     /// The family's initial value.
-    const IV: [Self::Word; 8];
+    const IV: Self::State;
     /// The all-ones word.
     const ONES: Self::Word;
     /// Name in messages.
@@ -25,7 +29,7 @@ pub trait Family {
     /// Whole blocks of `bytes` (a multiple of the block size).
     fn blocks(bytes: &[u8]) -> &[Self::Block];
     /// The scalar reference.
-    fn scalar(state: &mut [Self::Word; 8], blocks: &[Self::Block]);
+    fn scalar(state: &mut Self::State, blocks: &[Self::Block]);
 }
 
 /// SHA-256 and SHA-224.
@@ -35,9 +39,10 @@ pub struct Sha512;
 
 impl Family for Sha256 {
     type Word = u32;
+    type State = sha256::State;
     type Block = sha256::Block;
     const BLOCK: usize = 64;
-    const IV: [u32; 8] = sha256::IV;
+    const IV: sha256::State = sha256::IV;
     const ONES: u32 = u32::MAX;
     const NAME: &'static str = "sha256";
     fn word(rng: &mut Rng) -> u32 {
@@ -46,16 +51,17 @@ impl Family for Sha256 {
     fn blocks(bytes: &[u8]) -> &[sha256::Block] {
         bytes.as_chunks::<64>().0
     }
-    fn scalar(state: &mut [u32; 8], blocks: &[sha256::Block]) {
+    fn scalar(state: &mut sha256::State, blocks: &[sha256::Block]) {
         sha256::scalar::compress(state, blocks);
     }
 }
 
 impl Family for Sha512 {
     type Word = u64;
+    type State = sha512::State;
     type Block = sha512::Block;
     const BLOCK: usize = 128;
-    const IV: [u64; 8] = sha512::IV;
+    const IV: sha512::State = sha512::IV;
     const ONES: u64 = u64::MAX;
     const NAME: &'static str = "sha512";
     fn word(rng: &mut Rng) -> u64 {
@@ -64,9 +70,18 @@ impl Family for Sha512 {
     fn blocks(bytes: &[u8]) -> &[sha512::Block] {
         bytes.as_chunks::<128>().0
     }
-    fn scalar(state: &mut [u64; 8], blocks: &[sha512::Block]) {
+    fn scalar(state: &mut sha512::State, blocks: &[sha512::Block]) {
         sha512::scalar::compress(state, blocks);
     }
+}
+
+/// A state of random words.
+fn random_state<F: Family>(rng: &mut Rng) -> F::State {
+    let mut s = F::State::default();
+    for w in s.as_mut() {
+        *w = F::word(rng);
+    }
+    s
 }
 
 fn refs<T, const N: usize>(states: &mut [T; N]) -> [&mut T; N] {
@@ -79,7 +94,7 @@ fn refs<T, const N: usize>(states: &mut [T; N]) -> [&mut T; N] {
 /// all-ones state), the data at byte `offset` of its buffer (unaligned),
 /// against the scalar kernel.
 fn check_once<F: Family, const N: usize>(
-    compress: &impl Fn([&mut [F::Word; 8]; N], [&[F::Block]; N]),
+    compress: &impl Fn([&mut F::State; N], [&[F::Block]; N]),
     rng: &mut Rng,
     nblocks: usize,
     offset: usize,
@@ -97,11 +112,10 @@ fn check_once<F: Family, const N: usize>(
             bufs[1][offset..].fill(0);
         }
     }
-    let mut states: [[F::Word; 8]; N] =
-        std::array::from_fn(|_| std::array::from_fn(|_| F::word(rng)));
+    let mut states: [F::State; N] = std::array::from_fn(|_| random_state::<F>(rng));
     states[0] = F::IV;
     if N > 2 {
-        states[2] = [F::ONES; 8];
+        states[2].as_mut().fill(F::ONES);
     }
     let mut expected = states;
     let blocks: [&[F::Block]; N] = std::array::from_fn(|i| F::blocks(&bufs[i][offset..]));
@@ -121,7 +135,7 @@ fn check_once<F: Family, const N: usize>(
 /// scrambled order, so a kernel that assumed they were contiguous or in
 /// memory order would mix up lanes.
 fn check_scattered_states<F: Family, const N: usize>(
-    compress: &impl Fn([&mut [F::Word; 8]; N], [&[F::Block]; N]),
+    compress: &impl Fn([&mut F::State; N], [&[F::Block]; N]),
     rng: &mut Rng,
     nblocks: usize,
 ) {
@@ -133,13 +147,11 @@ fn check_scattered_states<F: Family, const N: usize>(
         })
         .collect();
     let blocks: [&[F::Block]; N] = std::array::from_fn(|i| F::blocks(&data[i]));
-    let mut boxes: Vec<Box<[F::Word; 8]>> = (0..N)
-        .map(|_| Box::new(std::array::from_fn(|_| F::word(rng))))
-        .collect();
+    let mut boxes: Vec<Box<F::State>> = (0..N).map(|_| Box::new(random_state::<F>(rng))).collect();
     // Lane i gets the state at position (i * 5 + 3) % N, a permutation for
     // every power-of-two N (5 is odd).
     let order: Vec<usize> = (0..N).map(|i| (i * 5 + 3) % N).collect();
-    let expected: Vec<[F::Word; 8]> = (0..N)
+    let expected: Vec<F::State> = (0..N)
         .map(|lane| {
             let mut s = *boxes[order[lane]];
             F::scalar(&mut s, blocks[lane]);
@@ -147,7 +159,7 @@ fn check_scattered_states<F: Family, const N: usize>(
         })
         .collect();
     {
-        let mut slots: Vec<Option<&mut [F::Word; 8]>> =
+        let mut slots: Vec<Option<&mut F::State>> =
             boxes.iter_mut().map(|b| Some(&mut **b)).collect();
         let lanes = std::array::from_fn(|lane| slots[order[lane]].take().unwrap());
         compress(lanes, blocks);
@@ -165,7 +177,7 @@ fn check_scattered_states<F: Family, const N: usize>(
 /// Lanes with different block counts are a caller bug: the kernel must
 /// panic (before touching any state), never read past a lane's blocks.
 fn check_unequal_lengths_panic<F: Family, const N: usize>(
-    compress: &impl Fn([&mut [F::Word; 8]; N], [&[F::Block]; N]),
+    compress: &impl Fn([&mut F::State; N], [&[F::Block]; N]),
 ) {
     if N < 2 {
         return;
@@ -190,7 +202,7 @@ fn check_unequal_lengths_panic<F: Family, const N: usize>(
 /// The shared harness: block counts 0..=20 and a few long runs, odd
 /// offsets, scattered states, unequal block counts.
 pub fn check_kernel<F: Family, const N: usize>(
-    compress: impl Fn([&mut [F::Word; 8]; N], [&[F::Block]; N]),
+    compress: impl Fn([&mut F::State; N], [&[F::Block]; N]),
 ) {
     let mut rng = Rng::new(0x5eed ^ (F::BLOCK as u64) << 8 ^ N as u64);
     for nblocks in (0..=20).chain([31, 32, 33, 63, 64, 65, 129]) {
