@@ -35,13 +35,61 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// A family of algorithms sharing one compression function.
+/// A state word: `u32` or `u64`, with the byte orders a family may use.
 ///
-/// Sealed: implemented only for [`Sha256Family`] and [`Sha512Family`].
+/// Sealed: implemented for `u32` and `u64` only.
+pub trait Word: sealed::Sealed + Copy + Eq + Debug + Default + Send + Sync + 'static {
+    /// Bytes per word.
+    const LEN: usize;
+    /// Writes the word into `out` (`LEN` bytes), big-endian if `big`.
+    fn write(self, out: &mut [u8], big: bool);
+    /// Reads a word written little-endian (`LEN` bytes).
+    fn read_le(bytes: &[u8]) -> Self;
+}
+
+macro_rules! words {
+    ($($w:ty),*) => {$(
+        impl sealed::Sealed for $w {}
+
+        impl Word for $w {
+            const LEN: usize = core::mem::size_of::<$w>();
+
+            #[inline(always)]
+            fn write(self, out: &mut [u8], big: bool) {
+                let bytes = if big { self.to_be_bytes() } else { self.to_le_bytes() };
+                out.copy_from_slice(&bytes[..out.len()]);
+            }
+
+            #[inline(always)]
+            fn read_le(bytes: &[u8]) -> Self {
+                let mut b = [0u8; core::mem::size_of::<$w>()];
+                b.copy_from_slice(bytes);
+                <$w>::from_le_bytes(b)
+            }
+        }
+    )*};
+}
+
+words!(u32, u64);
+
+/// A family of algorithms sharing one compression function: its word, state
+/// width, block, length field and byte order.
+///
+/// Sealed: implemented only for the families of this crate.
 pub trait Family: sealed::Sealed + Sized + 'static {
     /// State word: `u32` or `u64`.
-    type Word: Copy + Eq + Debug + Default + Send + Sync + 'static;
-    /// One message block: `[u8; 64]` or `[u8; 128]`.
+    type Word: Word;
+    /// The chaining state, `[Word; STATE_WORDS]`: what a kernel lane holds.
+    type State: Copy
+        + Eq
+        + Debug
+        + Default
+        + Send
+        + Sync
+        + AsRef<[Self::Word]>
+        + AsMut<[Self::Word]>
+        + 'static;
+    /// One message block: `[u8; BLOCK_LEN]`.
     type Block: Copy + Eq + Debug + Send + Sync + 'static;
     /// The engine type that runs this family's kernels.
     type Engine: LaneEngine<Self>;
@@ -50,32 +98,72 @@ pub trait Family: sealed::Sealed + Sized + 'static {
     type Lanes<J>: crate::lanes::LaneCount<Self, J>;
     /// The number of those lanes (checked equal at compile time).
     const LANES: usize;
+    /// Words in the state.
+    const STATE_WORDS: usize;
     /// Bytes per block.
     const BLOCK_LEN: usize;
     /// A block of zeros.
     const ZERO_BLOCK: Self::Block;
+    /// Bytes of the padding's length field (the message length in bits).
+    const LENGTH_LEN: usize;
+    /// True if the length field and the digest are big-endian (the SHA
+    /// families, SM3), false if little-endian (MD5).
+    const BIG_ENDIAN: bool;
+    /// Bytes per state word.
+    const WORD_LEN: usize = <Self::Word as Word>::LEN;
 
     /// Splits `data` into whole blocks and the remaining tail.
     fn split_blocks(data: &[u8]) -> (&[Self::Block], &[u8]);
     /// Views two blocks as `2 * BLOCK_LEN` bytes.
     fn bytes_mut(blocks: &mut [Self::Block; 2]) -> &mut [u8];
+
     /// Writes the padding length field for `total_bytes` of message into
-    /// `field` (8 bytes for SHA-256, 16 for SHA-512), big-endian, in bits.
-    fn write_length(field: &mut [u8], total_bytes: u64);
-    /// Bytes of the length field.
-    const LENGTH_LEN: usize;
-    /// Writes the state as big-endian bytes into `out`, truncated to its length.
-    fn write_digest(state: &[Self::Word; 8], out: &mut [u8]);
-    /// Bytes per state word.
-    const WORD_LEN: usize;
-    /// Writes the state words little-endian into `out` (`8 * WORD_LEN`
-    /// bytes): the saved-state layout of `sha2`'s `SerializableState`.
-    fn write_words_le(state: &[Self::Word; 8], out: &mut [u8]);
+    /// `field` (`LENGTH_LEN` bytes): the length in bits, modulo
+    /// `2^(8 * LENGTH_LEN)`, in the family's byte order.
+    #[inline]
+    fn write_length(field: &mut [u8], total_bytes: u64) {
+        let bits = u128::from(total_bytes) * 8;
+        if Self::BIG_ENDIAN {
+            field.copy_from_slice(&bits.to_be_bytes()[16 - Self::LENGTH_LEN..]);
+        } else {
+            field.copy_from_slice(&bits.to_le_bytes()[..Self::LENGTH_LEN]);
+        }
+    }
+
+    /// Writes the state as the digest's bytes into `out` (in the family's
+    /// byte order), truncated to `out`'s length: whole words as whole
+    /// stores, a truncated digest's part word last.
+    #[inline]
+    fn write_digest(state: &Self::State, out: &mut [u8]) {
+        let mut chunks = out.chunks_mut(Self::WORD_LEN);
+        for (chunk, word) in (&mut chunks).zip(state.as_ref()) {
+            word.write(chunk, Self::BIG_ENDIAN);
+        }
+    }
+
+    /// Writes the state words little-endian into `out`
+    /// (`STATE_WORDS * WORD_LEN` bytes): the saved-state layout of
+    /// RustCrypto's `SerializableState`.
+    fn write_words_le(state: &Self::State, out: &mut [u8]) {
+        for (chunk, word) in out.chunks_exact_mut(Self::WORD_LEN).zip(state.as_ref()) {
+            word.write(chunk, false);
+        }
+    }
+
     /// Reads state words written by [`Family::write_words_le`].
-    fn read_words_le(bytes: &[u8], state: &mut [Self::Word; 8]);
+    fn read_words_le(bytes: &[u8], state: &mut Self::State) {
+        for (word, chunk) in state
+            .as_mut()
+            .iter_mut()
+            .zip(bytes.chunks_exact(Self::WORD_LEN))
+        {
+            *word = Word::read_le(chunk);
+        }
+    }
+
     /// Overwrites the state with zeros in a way the compiler keeps.
     #[cfg(feature = "zeroize")]
-    fn zeroize_state(state: &mut [Self::Word; 8]);
+    fn zeroize_state(state: &mut Self::State);
 
     /// Pads the end of a message of `total_len` bytes, whose last `len`
     /// bytes (fewer than `2 * BLOCK_LEN - LENGTH_LEN`) are at the start of
@@ -116,150 +204,80 @@ pub trait Algorithm: Sized + Send + Sync + 'static {
     /// The run-time id of the algorithm.
     const ALGO: Algo;
     /// Initial chaining value.
-    const IV: [<Self::Family as Family>::Word; 8];
+    const IV: <Self::Family as Family>::State;
     /// An all-zero output, for initialising buffers.
     const ZERO_OUTPUT: Self::Output;
 }
 
-/// The state words of an algorithm's family.
-pub type StateOf<A> = [<<A as Algorithm>::Family as Family>::Word; 8];
+/// The state of an algorithm's family.
+pub type StateOf<A> = <<A as Algorithm>::Family as Family>::State;
 /// The block type of an algorithm's family.
 pub type BlockOf<A> = <<A as Algorithm>::Family as Family>::Block;
 
-/// Writes big-endian `words` as the first `out.len()` bytes: whole words as
-/// whole stores, a truncated digest's part word last.
-#[inline(always)]
-fn write_words<const W: usize>(words: [[u8; W]; 8], out: &mut [u8]) {
-    let whole = out.len() / W;
-    let mut chunks = out.chunks_exact_mut(W);
-    for (chunk, word) in (&mut chunks).zip(&words) {
-        chunk.copy_from_slice(word);
-    }
-    let rest = chunks.into_remainder();
-    if let Some(word) = words.get(whole) {
-        rest.copy_from_slice(&word[..rest.len()]);
-    }
+/// The families, one per line: word, state width, block, length field, byte
+/// order, engine and lanes (the widest kernel's).
+macro_rules! families {
+    ($($(#[$doc:meta])* $ty:ident: $word:ty, $words:literal words, $block:literal-byte blocks,
+       $len:literal-byte length, big_endian = $big:literal, $engine:ty, $lanes:literal lanes;)*) => {$(
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub enum $ty {}
+
+        impl sealed::Sealed for $ty {}
+
+        impl Family for $ty {
+            type Word = $word;
+            type State = [$word; $words];
+            type Block = [u8; $block];
+            type Engine = $engine;
+            type Lanes<J> = crate::lanes::Lanes<$lanes>;
+            const LANES: usize = $lanes;
+            const STATE_WORDS: usize = $words;
+            const BLOCK_LEN: usize = $block;
+            const ZERO_BLOCK: [u8; $block] = [0; $block];
+            const LENGTH_LEN: usize = $len;
+            const BIG_ENDIAN: bool = $big;
+
+            #[inline]
+            fn split_blocks(data: &[u8]) -> (&[[u8; $block]], &[u8]) {
+                data.as_chunks::<$block>()
+            }
+
+            #[inline]
+            fn bytes_mut(blocks: &mut [[u8; $block]; 2]) -> &mut [u8] {
+                blocks.as_flattened_mut()
+            }
+
+            #[cfg(feature = "zeroize")]
+            fn zeroize_state(state: &mut [$word; $words]) {
+                digest::zeroize::Zeroize::zeroize(state);
+            }
+        }
+
+        // The lane set holds as many lanes as the family says.
+        const _: () = {
+            use crate::lanes::LaneCount;
+            assert!(<<$ty as Family>::Lanes<()> as LaneCount<$ty, ()>>::N == <$ty>::LANES);
+            assert!(<$ty>::LENGTH_LEN <= 16 && <$ty>::LENGTH_LEN < <$ty>::BLOCK_LEN);
+        };
+    )*};
 }
 
-/// SHA-256 and SHA-224: 32-bit words, 64-byte blocks.
-#[derive(Debug)]
-pub enum Sha256Family {}
-
-impl sealed::Sealed for Sha256Family {}
-
-impl Family for Sha256Family {
-    type Word = u32;
-    type Block = [u8; 64];
-    type Engine = crate::engine::Sha256Engine;
-    type Lanes<J> = crate::lanes::Lanes<16>;
-    const LANES: usize = 16;
-    const BLOCK_LEN: usize = 64;
-    const ZERO_BLOCK: [u8; 64] = [0; 64];
-    const LENGTH_LEN: usize = 8;
-
-    #[inline]
-    fn split_blocks(data: &[u8]) -> (&[[u8; 64]], &[u8]) {
-        data.as_chunks::<64>()
-    }
-
-    #[inline]
-    fn bytes_mut(blocks: &mut [[u8; 64]; 2]) -> &mut [u8] {
-        blocks.as_flattened_mut()
-    }
-
-    #[inline]
-    fn write_length(field: &mut [u8], total_bytes: u64) {
-        // SHA-256 defines messages up to 2^64 - 1 bits; the field is the bit
-        // length modulo 2^64.
-        field.copy_from_slice(&total_bytes.wrapping_mul(8).to_be_bytes());
-    }
-
-    #[inline]
-    fn write_digest(state: &[u32; 8], out: &mut [u8]) {
-        write_words(state.map(u32::to_be_bytes), out);
-    }
-
-    const WORD_LEN: usize = 4;
-
-    fn write_words_le(state: &[u32; 8], out: &mut [u8]) {
-        for (chunk, word) in out.chunks_exact_mut(4).zip(state) {
-            chunk.copy_from_slice(&word.to_le_bytes());
-        }
-    }
-
-    fn read_words_le(bytes: &[u8], state: &mut [u32; 8]) {
-        for (word, chunk) in state.iter_mut().zip(bytes.as_chunks::<4>().0) {
-            *word = u32::from_le_bytes(*chunk);
-        }
-    }
-
-    #[cfg(feature = "zeroize")]
-    fn zeroize_state(state: &mut [u32; 8]) {
-        digest::zeroize::Zeroize::zeroize(state);
-    }
+families! {
+    /// SHA-256 and SHA-224: eight 32-bit words, 64-byte blocks, a 64-bit
+    /// big-endian length.
+    Sha256Family: u32, 8 words, 64-byte blocks, 8-byte length, big_endian = true,
+        crate::engine::Sha256Engine, 16 lanes;
+    /// SHA-512, SHA-384, SHA-512/256 and SHA-512/224: eight 64-bit words,
+    /// 128-byte blocks, a 128-bit big-endian length.
+    Sha512Family: u64, 8 words, 128-byte blocks, 16-byte length, big_endian = true,
+        crate::engine::Sha512Engine, 8 lanes;
 }
 
-/// SHA-512, SHA-384, SHA-512/256 and SHA-512/224: 64-bit words, 128-byte
-/// blocks, a 128-bit length field.
-#[derive(Debug)]
-pub enum Sha512Family {}
-
-impl sealed::Sealed for Sha512Family {}
-
-impl Family for Sha512Family {
-    type Word = u64;
-    type Block = [u8; 128];
-    type Engine = crate::engine::Sha512Engine;
-    type Lanes<J> = crate::lanes::Lanes<8>;
-    const LANES: usize = 8;
-    const BLOCK_LEN: usize = 128;
-    const ZERO_BLOCK: [u8; 128] = [0; 128];
-    const LENGTH_LEN: usize = 16;
-
-    #[inline]
-    fn split_blocks(data: &[u8]) -> (&[[u8; 128]], &[u8]) {
-        data.as_chunks::<128>()
-    }
-
-    #[inline]
-    fn bytes_mut(blocks: &mut [[u8; 128]; 2]) -> &mut [u8] {
-        blocks.as_flattened_mut()
-    }
-
-    #[inline]
-    fn write_length(field: &mut [u8], total_bytes: u64) {
-        field.copy_from_slice(&(u128::from(total_bytes) * 8).to_be_bytes());
-    }
-
-    #[inline]
-    fn write_digest(state: &[u64; 8], out: &mut [u8]) {
-        write_words(state.map(u64::to_be_bytes), out);
-    }
-
-    const WORD_LEN: usize = 8;
-
-    fn write_words_le(state: &[u64; 8], out: &mut [u8]) {
-        for (chunk, word) in out.chunks_exact_mut(8).zip(state) {
-            chunk.copy_from_slice(&word.to_le_bytes());
-        }
-    }
-
-    fn read_words_le(bytes: &[u8], state: &mut [u64; 8]) {
-        for (word, chunk) in state.iter_mut().zip(bytes.as_chunks::<8>().0) {
-            *word = u64::from_le_bytes(*chunk);
-        }
-    }
-
-    #[cfg(feature = "zeroize")]
-    fn zeroize_state(state: &mut [u64; 8]) {
-        digest::zeroize::Zeroize::zeroize(state);
-    }
-}
-
-/// The marker types, one per line: its run-time id, family, word, IV,
+/// The marker types, one per line: its run-time id, family, IV,
 /// names and output length.
 macro_rules! markers {
-    ($($(#[$doc:meta])* $ty:ident = $algo:ident, $family:ident, $word:ty, $iv:path,
+    ($($(#[$doc:meta])* $ty:ident = $algo:ident, $family:ident, $iv:path,
      $name:literal, $tag:literal, $len:literal;)*) => {$(
         $(#[$doc])*
         #[derive(Debug)]
@@ -271,7 +289,7 @@ macro_rules! markers {
             const NAME: &'static str = $name;
             const TAG: &'static str = $tag;
             const ALGO: Algo = Algo::$algo;
-            const IV: [$word; 8] = $iv;
+            const IV: <$family as Family>::State = $iv;
             const ZERO_OUTPUT: [u8; $len] = [0; $len];
         }
     )*};
@@ -279,28 +297,15 @@ macro_rules! markers {
 
 markers! {
     /// Marker for SHA-256 (FIPS 180-4).
-    Sha256Alg = Sha256, Sha256Family, u32, mbhash_simd::sha256::IV, "sha256", "SHA256", 32;
+    Sha256Alg = Sha256, Sha256Family, mbhash_simd::sha256::IV, "sha256", "SHA256", 32;
     /// Marker for SHA-224 (FIPS 180-4): SHA-256 with its own IV, truncated.
-    Sha224Alg = Sha224, Sha256Family, u32, mbhash_simd::sha256::IV_224, "sha224", "SHA224", 28;
+    Sha224Alg = Sha224, Sha256Family, mbhash_simd::sha256::IV_224, "sha224", "SHA224", 28;
     /// Marker for SHA-512 (FIPS 180-4).
-    Sha512Alg = Sha512, Sha512Family, u64, mbhash_simd::sha512::IV, "sha512", "SHA512", 64;
+    Sha512Alg = Sha512, Sha512Family, mbhash_simd::sha512::IV, "sha512", "SHA512", 64;
     /// Marker for SHA-384: SHA-512 with its own IV, truncated to 48 bytes.
-    Sha384Alg = Sha384, Sha512Family, u64, mbhash_simd::sha512::IV_384, "sha384", "SHA384", 48;
+    Sha384Alg = Sha384, Sha512Family, mbhash_simd::sha512::IV_384, "sha384", "SHA384", 48;
     /// Marker for SHA-512/256 (ZFS's "sha512" checksum): its own IV, 32 bytes.
-    Sha512_256Alg = Sha512_256, Sha512Family, u64, mbhash_simd::sha512::IV_512_256, "sha512-256", "SHA512/256", 32;
+    Sha512_256Alg = Sha512_256, Sha512Family, mbhash_simd::sha512::IV_512_256, "sha512-256", "SHA512/256", 32;
     /// Marker for SHA-512/224: its own IV, 28 bytes.
-    Sha512_224Alg = Sha512_224, Sha512Family, u64, mbhash_simd::sha512::IV_512_224, "sha512-224", "SHA512/224", 28;
+    Sha512_224Alg = Sha512_224, Sha512Family, mbhash_simd::sha512::IV_512_224, "sha512-224", "SHA512/224", 28;
 }
-
-// Each family's lane count is the lane set's.
-const _: () = {
-    use crate::lanes::LaneCount;
-    assert!(
-        <<Sha256Family as Family>::Lanes<()> as LaneCount<Sha256Family, ()>>::N
-            == Sha256Family::LANES
-    );
-    assert!(
-        <<Sha512Family as Family>::Lanes<()> as LaneCount<Sha512Family, ()>>::N
-            == Sha512Family::LANES
-    );
-};

@@ -37,8 +37,8 @@ pub trait LaneJob<F: Family> {
 pub trait LaneCount<F: Family, J>: 'static {
     /// Lanes in the set (at most [`MAX_LANES`]).
     const N: usize;
-    /// `[[F::Word; 8]; N]`.
-    type States: AsRef<[[F::Word; 8]]> + AsMut<[[F::Word; 8]]>;
+    /// `[F::State; N]`.
+    type States: AsRef<[F::State]> + AsMut<[F::State]>;
     /// `[Option<J>; N]`.
     type Jobs: AsRef<[Option<J>]> + AsMut<[Option<J>]>;
     /// Zeroed states.
@@ -56,11 +56,11 @@ impl<F: Family, J, const N: usize> LaneCount<F, J> for Lanes<N> {
         assert!(N >= 1 && N <= MAX_LANES, "1 to 16 lanes");
         N
     };
-    type States = [[F::Word; 8]; N];
+    type States = [F::State; N];
     type Jobs = [Option<J>; N];
     #[inline(always)]
     fn states() -> Self::States {
-        [[F::Word::default(); 8]; N]
+        [F::State::default(); N]
     }
     #[inline(always)]
     fn jobs() -> Self::Jobs {
@@ -139,7 +139,7 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     /// # Panics
     /// If every lane is busy.
     #[inline]
-    pub fn insert(&mut self, state: [F::Word; 8], job: J) -> usize {
+    pub fn insert(&mut self, state: F::State, job: J) -> usize {
         let i = (!self.busy).trailing_zeros() as usize;
         assert!(i < L::N, "a lane set has a free lane for an insert");
         if job.blocks().is_empty() {
@@ -219,7 +219,7 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     #[inline]
     fn round<E: LaneEngine<F>>(
         engine: &E,
-        states: &mut [[F::Word; 8]],
+        states: &mut [F::State],
         jobs: &mut [Option<J>],
         busy: u32,
     ) -> u32 {
@@ -256,11 +256,7 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     /// Runs every job to its end, handing each done one to `f` with its
     /// lane and state as it finishes (lowest lane first within a round);
     /// the set is empty afterwards.
-    pub fn run_all<E: LaneEngine<F>>(
-        &mut self,
-        engine: &E,
-        mut f: impl FnMut(usize, [F::Word; 8], J),
-    ) {
+    pub fn run_all<E: LaneEngine<F>>(&mut self, engine: &E, mut f: impl FnMut(usize, F::State, J)) {
         loop {
             while self.done != 0 {
                 let i = self.done.trailing_zeros() as usize;
@@ -284,7 +280,7 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     /// # Panics
     /// If lane `i` holds no job.
     #[inline]
-    pub fn take(&mut self, i: usize) -> ([F::Word; 8], J) {
+    pub fn take(&mut self, i: usize) -> (F::State, J) {
         let job = self.jobs.as_mut()[i].take().expect("a job in the lane");
         self.busy &= !(1 << i);
         self.done &= !(1 << i);

@@ -37,7 +37,7 @@ impl<K: Kernels> Engine<K> {
     pub(super) fn calibrate(&self) -> Plan {
         let data = [<K::Family as Family>::ZERO_BLOCK; BLOCKS];
         let blocks: [&[<K::Family as Family>::Block]; MAX_LANES] = [&data[..]; MAX_LANES];
-        let mut states = [[<K::Family as Family>::Word::default(); 8]; MAX_LANES];
+        let mut states = [<K::Family as Family>::State::default(); MAX_LANES];
         let steps = Step::ALL.map(|s| self.kernels.has(s));
 
         // Warm-up, and the calls per trial of each kernel.
@@ -126,7 +126,7 @@ impl<K: Kernels> Engine<K> {
         let candidates = [Step::Scalar, simd];
         let data = [<K::Family as Family>::ZERO_BLOCK; ONE_BLOCKS];
         let blocks: [&[<K::Family as Family>::Block]; MAX_LANES] = [&data[..]; MAX_LANES];
-        let mut states = [[<K::Family as Family>::Word::default(); 8]; MAX_LANES];
+        let mut states = [<K::Family as Family>::State::default(); MAX_LANES];
         let mut best = [u64::MAX; 2];
         for step in candidates {
             engine.run_full(step, &mut states, &blocks);
@@ -150,7 +150,7 @@ impl<K: Kernels> Engine<K> {
     fn run_full(
         &self,
         step: Step,
-        states: &mut [[<K::Family as Family>::Word; 8]; MAX_LANES],
+        states: &mut [<K::Family as Family>::State; MAX_LANES],
         blocks: &[&[<K::Family as Family>::Block]; MAX_LANES],
     ) {
         let k = &self.kernels;

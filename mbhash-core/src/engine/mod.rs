@@ -60,10 +60,10 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
     /// lane, busy or not, holds the same number of blocks (idle lanes point
     /// at some busy lane's blocks), so a kernel may run them all; the state
     /// of an idle lane is garbage after the call.
-    fn compress_lanes(&self, states: &mut [[F::Word; 8]], blocks: &[&[F::Block]], busy: u32);
+    fn compress_lanes(&self, states: &mut [F::State], blocks: &[&[F::Block]], busy: u32);
 
     /// Runs a single stream.
-    fn compress_one(&self, state: &mut [F::Word; 8], blocks: &[F::Block]);
+    fn compress_one(&self, state: &mut F::State, blocks: &[F::Block]);
 
     /// The engine's one-stream kernel as a value of a few bytes: what a
     /// one-stream hasher keeps (an engine, with its plan for every lane
@@ -106,7 +106,7 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
 /// one-stream hashers run.
 pub trait SingleStream<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
     /// Compresses `blocks` into `state`.
-    fn compress(&self, state: &mut [F::Word; 8], blocks: &[F::Block]);
+    fn compress(&self, state: &mut F::State, blocks: &[F::Block]);
 
     /// The name of the engine it came from.
     fn name(&self) -> &'static str;
@@ -125,7 +125,7 @@ impl<K: Kernels> SingleStream<K::Family> for Single<K> {
     #[inline]
     fn compress(
         &self,
-        state: &mut [<K::Family as Family>::Word; 8],
+        state: &mut <K::Family as Family>::State,
         blocks: &[<K::Family as Family>::Block],
     ) {
         let k = &self.kernels;
@@ -186,26 +186,26 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     fn run_one(
         &self,
         step: Step,
-        state: &mut [<Self::Family as Family>::Word; 8],
+        state: &mut <Self::Family as Family>::State,
         blocks: &[<Self::Family as Family>::Block],
     );
     /// Runs two lanes on the two-lane step.
     fn run_x2(
         &self,
-        states: [&mut [<Self::Family as Family>::Word; 8]; 2],
+        states: [&mut <Self::Family as Family>::State; 2],
         blocks: [&[<Self::Family as Family>::Block]; 2],
     );
     /// Runs four lanes on the four-lane step.
     fn run_x4(
         &self,
-        states: [&mut [<Self::Family as Family>::Word; 8]; 4],
+        states: [&mut <Self::Family as Family>::State; 4],
         blocks: [&[<Self::Family as Family>::Block]; 4],
     );
     /// Runs one aligned group of `MID_WIDTH` or `WIDE_WIDTH` lanes.
     fn run_group(
         &self,
         step: Step,
-        states: &mut [[<Self::Family as Family>::Word; 8]],
+        states: &mut [<Self::Family as Family>::State],
         blocks: &[&[<Self::Family as Family>::Block]],
     );
     /// The process-wide `auto` engine cell.
@@ -543,7 +543,7 @@ impl<K: Kernels> Engine<K> {
     fn run(
         &self,
         step: Step,
-        states: &mut [[<K::Family as Family>::Word; 8]],
+        states: &mut [<K::Family as Family>::State],
         blocks: &[&[<K::Family as Family>::Block]],
         busy: u32,
     ) {
@@ -623,7 +623,7 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
     #[inline]
     fn compress_lanes(
         &self,
-        states: &mut [[<K::Family as Family>::Word; 8]],
+        states: &mut [<K::Family as Family>::State],
         blocks: &[&[<K::Family as Family>::Block]],
         busy: u32,
     ) {
@@ -637,7 +637,7 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
     #[inline]
     fn compress_one(
         &self,
-        state: &mut [<K::Family as Family>::Word; 8],
+        state: &mut <K::Family as Family>::State,
         blocks: &[<K::Family as Family>::Block],
     ) {
         self.single().compress(state, blocks);

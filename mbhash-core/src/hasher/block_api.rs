@@ -105,7 +105,7 @@ impl<A: Algorithm> StreamHasherCore<A> {
     /// SHA-512's `u128`).
     fn serialize_into(&self, out: &mut [u8]) {
         let words = <A::Family as Family>::WORD_LEN;
-        let (state, count) = out.split_at_mut(8 * words);
+        let (state, count) = out.split_at_mut(<A::Family as Family>::STATE_WORDS * words);
         <A::Family as Family>::write_words_le(&self.state, state);
         let blocks = u128::from(self.blocks).to_le_bytes();
         count.copy_from_slice(&blocks[..count.len()]);
@@ -116,7 +116,7 @@ impl<A: Algorithm> StreamHasherCore<A> {
     /// (2^64 bytes) is an error.
     fn deserialize_from(bytes: &[u8]) -> Result<Self, DeserializeStateError> {
         let words = <A::Family as Family>::WORD_LEN;
-        let (state, count) = bytes.split_at(8 * words);
+        let (state, count) = bytes.split_at(<A::Family as Family>::STATE_WORDS * words);
         let mut wide = [0u8; 16];
         wide[..count.len()].copy_from_slice(count);
         let blocks = u128::from_le_bytes(wide);

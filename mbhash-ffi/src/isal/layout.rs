@@ -117,7 +117,7 @@ pub(crate) struct Job<F: IsalFamily> {
     pub done: u64,
     _gap: MaybeUninit<[u8; 40]>,
     /// The chaining state, as host-order words: the digest once complete.
-    pub result_digest: [F::Word; 8],
+    pub result_digest: F::State,
     /// `ISAL_JOB_STS`.
     pub status: u32,
     _gap2: MaybeUninit<[u8; 4]>,
