@@ -87,8 +87,8 @@ impl Reserve {
 /// did start, shared between the two (one worker and no reader if only
 /// one thread starts, or none: the calling thread reads, and with no
 /// thread hashes too, as the service does then). Measured by starting them
-/// (each makes an allocation, so that the C library has given it what it
-/// gives a thread) and ending them again.
+/// (each has made an allocation once started, so that the C library has
+/// given it what it gives a thread) and ending them again.
 pub(crate) fn split(workers: usize, readers: usize) -> (usize, usize) {
     let workers = workers.max(1);
     let want = workers.saturating_add(readers);
@@ -98,7 +98,6 @@ pub(crate) fn split(workers: usize, readers: usize) -> (usize, usize) {
         let wait = &wait;
         let started = spawn_scoped(s, "mbhash-probe", want, None, || {
             move || {
-                std::hint::black_box(Box::new(0u8));
                 // Until `release` is dropped.
                 let _ = wait.lock().map(|w| w.recv());
             }
@@ -128,13 +127,21 @@ where
     F: FnOnce() + Send + 'scope,
 {
     let mut started = 0;
+    // Each thread says when it has started (its signal stack mapped and
+    // its first allocation made) before the next is considered: room that
+    // a thread still about to take is not free for the next one.
+    let (up, is_up) = std::sync::mpsc::channel::<()>();
     for i in 0..n {
         let spawned = if room_for_a_thread() {
             let f = make();
+            let up = up.clone();
             std::thread::Builder::new()
                 .name(format!("{name}-{i}"))
                 .stack_size(STACK)
                 .spawn_scoped(scope, move || {
+                    std::hint::black_box(Box::new(0u8));
+                    let _ = up.send(());
+                    drop(up);
                     if let Some(gate) = gate {
                         gate.wait();
                     }
@@ -144,7 +151,11 @@ where
             Err(io::ErrorKind::OutOfMemory.into())
         };
         match spawned {
-            Ok(_) => started += 1,
+            Ok(_) => {
+                started += 1;
+                // A started thread sends before anything else it does.
+                let _ = is_up.recv();
+            }
             // The later ones would fail too; the scope joins the others.
             Err(_) => break,
         }

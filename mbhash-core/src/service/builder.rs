@@ -238,10 +238,20 @@ impl Builder {
         if !room_for_a_thread() {
             return Err(std::io::ErrorKind::OutOfMemory.into());
         }
-        std::thread::Builder::new()
+        // The thread says when it has started (its signal stack mapped, its
+        // first allocation made) before the next is considered: room that
+        // a thread is still about to take is not free for the next one.
+        let (up, is_up) = std::sync::mpsc::sync_channel::<()>(1);
+        let thread = std::thread::Builder::new()
             .name(format!("mbhash-{i}"))
             .stack_size(STACK)
-            .spawn(f)
+            .spawn(move || {
+                std::hint::black_box(Box::new(0u8));
+                let _ = up.send(());
+                f()
+            })?;
+        let _ = is_up.recv();
+        Ok(thread)
     }
 }
 
