@@ -24,25 +24,13 @@ pub const fn base64_len(n: usize) -> usize {
     n.div_ceil(3) * 4
 }
 
-/// The tags of checksum lines, and their algorithms.
-const TAGS: &[(&str, Algo)] = &[
-    ("SHA256", Algo::Sha256),
-    ("SHA2-256", Algo::Sha256),
-    ("SHA224", Algo::Sha224),
-    ("SHA2-224", Algo::Sha224),
-    ("SHA384", Algo::Sha384),
-    ("SHA2-384", Algo::Sha384),
-    ("SHA512", Algo::Sha512),
-    ("SHA2-512", Algo::Sha512),
-    ("SHA512/256", Algo::Sha512_256),
-    ("SHA2-512/256", Algo::Sha512_256),
-    ("SHA512-256", Algo::Sha512_256),
-    ("SHA512t256", Algo::Sha512_256),
-    ("SHA512/224", Algo::Sha512_224),
-    ("SHA2-512/224", Algo::Sha512_224),
-    ("SHA512-224", Algo::Sha512_224),
-    ("SHA512t224", Algo::Sha512_224),
-];
+/// The algorithm whose check lines may carry the tag `word` (the
+/// catalogue's `tags`: coreutils', BSD's and OpenSSL's spellings).
+fn tag_algo(word: &[u8]) -> Option<Algo> {
+    Algo::ALL
+        .into_iter()
+        .find(|a| a.check_tags().iter().any(|t| t.as_bytes() == word))
+}
 
 /// Tags of algorithms that coreutils, BSD or OpenSSL check and mbhash does
 /// not compute (before any `-LENGTH`).
@@ -152,7 +140,7 @@ impl Parser {
             paren += 1;
         }
         let tagged = s.get(paren) == Some(&b'(');
-        if let Some(&(_, algo)) = TAGS.iter().find(|(t, _)| t.as_bytes() == word) {
+        if let Some(algo) = tag_algo(word) {
             if self.only.is_none_or(|a| a == algo) {
                 self.last = algo;
                 if tagged {

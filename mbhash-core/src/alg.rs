@@ -199,8 +199,14 @@ pub trait Algorithm: Sized + Send + Sync + 'static {
     type Output: Copy + Eq + Debug + AsRef<[u8]> + AsMut<[u8]> + Send + Sync + 'static;
     /// Lower-case name, e.g. `"sha256"`.
     const NAME: &'static str;
-    /// The BSD-style tag, e.g. `"SHA256"`, `"SHA512/256"`.
+    /// The BSD-style tag, e.g. `"SHA256"`, `"SHA512/256"`, as coreutils'
+    /// `--tag` writes it.
     const TAG: &'static str;
+    /// Every tag a check line of this algorithm may carry (coreutils',
+    /// BSD's and OpenSSL's spellings), [`Algorithm::TAG`] first.
+    const CHECK_TAGS: &'static [&'static str];
+    /// Python's `hashlib` name, e.g. `"sha512_256"`.
+    const HASHLIB: &'static str;
     /// The run-time id of the algorithm.
     const ALGO: Algo;
     /// Initial chaining value.
@@ -274,38 +280,37 @@ families! {
         crate::engine::Sha512Engine, 8 lanes;
 }
 
-/// The marker types, one per line: its run-time id, family, IV,
-/// names and output length.
+/// The marker types, generated from the catalogue
+/// ([`for_each_algorithm!`](crate::for_each_algorithm)).
 macro_rules! markers {
-    ($($(#[$doc:meta])* $ty:ident = $algo:ident, $family:ident, $iv:path,
-     $name:literal, $tag:literal, $len:literal;)*) => {$(
-        $(#[$doc])*
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident {
+        family: $family:ident, iv: $iv:path, len: $len:literal,
+        name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
+        hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
+        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident] $(,)?
+    };)*) => {$(
+        #[doc = concat!("Marker for ", stringify!($v), ": the [`Algorithm`] of [`crate::", stringify!($hasher), "`].")]
         #[derive(Debug)]
-        pub enum $ty {}
+        pub enum $t {}
 
-        impl Algorithm for $ty {
+        impl Algorithm for $t {
             type Family = $family;
             type Output = [u8; $len];
             const NAME: &'static str = $name;
             const TAG: &'static str = $tag;
-            const ALGO: Algo = Algo::$algo;
+            const CHECK_TAGS: &'static [&'static str] = &[$($tags),*];
+            const HASHLIB: &'static str = $hashlib;
+            const ALGO: Algo = Algo::$v;
             const IV: <$family as Family>::State = $iv;
             const ZERO_OUTPUT: [u8; $len] = [0; $len];
         }
+
+        const _: () = {
+            assert!($len <= <$family as Family>::STATE_WORDS * <$family as Family>::WORD_LEN);
+            let tags: &[&str] = &[$($tags),*];
+            assert!(!tags.is_empty());
+        };
     )*};
 }
 
-markers! {
-    /// Marker for SHA-256 (FIPS 180-4).
-    Sha256Alg = Sha256, Sha256Family, mbhash_simd::sha256::IV, "sha256", "SHA256", 32;
-    /// Marker for SHA-224 (FIPS 180-4): SHA-256 with its own IV, truncated.
-    Sha224Alg = Sha224, Sha256Family, mbhash_simd::sha256::IV_224, "sha224", "SHA224", 28;
-    /// Marker for SHA-512 (FIPS 180-4).
-    Sha512Alg = Sha512, Sha512Family, mbhash_simd::sha512::IV, "sha512", "SHA512", 64;
-    /// Marker for SHA-384: SHA-512 with its own IV, truncated to 48 bytes.
-    Sha384Alg = Sha384, Sha512Family, mbhash_simd::sha512::IV_384, "sha384", "SHA384", 48;
-    /// Marker for SHA-512/256 (ZFS's "sha512" checksum): its own IV, 32 bytes.
-    Sha512_256Alg = Sha512_256, Sha512Family, mbhash_simd::sha512::IV_512_256, "sha512-256", "SHA512/256", 32;
-    /// Marker for SHA-512/224: its own IV, 28 bytes.
-    Sha512_224Alg = Sha512_224, Sha512Family, mbhash_simd::sha512::IV_512_224, "sha512-224", "SHA512/224", 28;
-}
+crate::for_each_algorithm!(markers);

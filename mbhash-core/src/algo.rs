@@ -20,30 +20,95 @@ use core::fmt;
 
 use crate::alg::{Algorithm, Family};
 
-/// Calls the macro `$m` (a macro name in scope) with the list of every
+/// Calls the macro `$m` (a macro name in scope) with the catalogue of every
 /// algorithm.
 ///
 /// `$m` receives `[ARGS]` (the tokens after the macro's name, if any), then
-/// one `#[doc = ...] Variant = Type;` per algorithm, where `Type` is the
-/// marker in [`crate::alg`] and `Variant` the name of its [`Algo`]. This is
-/// the one list of algorithms: the [`Algo`] enum and
-/// [`with_algo!`](crate::with_algo) are generated from it.
+/// one entry per algorithm:
+///
+/// ```text
+/// #[doc = ...] Variant = Marker {
+///     family: Sha256Family, iv: mbhash_simd::sha256::IV, len: 32,
+///     name: "sha256", tag: "SHA256", tags: ["SHA256", "SHA2-256"], hashlib: "sha256",
+///     hasher: Sha256 "a drop-in for `sha2::Sha256`",
+///     manager: Sha256Manager, context: Sha256Context,
+///     oid: "2.16.840.1.101.3.4.2.1", sizes: [U32, U64, U40, U104],
+/// };
+/// ```
+///
+/// `Marker` is the [`Algorithm`] type generated in [`crate::alg`], `Variant`
+/// its [`Algo`]; `family` the [`Family`] in [`crate::alg`]; `iv` the initial
+/// value; `len` the digest's bytes; `name` the lower-case name (CLI `-a`,
+/// `mbhash engines`); `tag` the BSD tag coreutils writes with `--tag` and
+/// `tags` every tag a check line may carry (OpenSSL's and BSD's spellings);
+/// `hashlib` Python's name; `hasher`, `manager` and `context` the names of the
+/// type aliases (with the hasher's drop-in note); `oid` the ASN.1 object
+/// identifier; `sizes` the `digest` crate's typenum sizes of the output, the
+/// block, the saved block-level state and the saved hasher state (checked
+/// against the family at compile time).
+///
+/// This is the one list of algorithms: the markers, [`Algo`],
+/// [`with_algo!`](crate::with_algo), the hashers, the manager and context
+/// aliases, the pool's store, the service's stream tables and the C
+/// library's manager union are generated from it. A callback that needs
+/// only the names matches each entry's braces as one token tree
+/// (`$v:ident = $t:ident $info:tt;`).
 #[macro_export]
 macro_rules! for_each_algorithm {
     (@list [$($m:tt)*] [$($args:tt)*]) => {
         $($m)*! { [$($args)*]
             /// SHA-256 (FIPS 180-4).
-            Sha256 = $crate::alg::Sha256Alg;
+            Sha256 = Sha256Alg {
+                family: Sha256Family, iv: mbhash_simd::sha256::IV, len: 32,
+                name: "sha256", tag: "SHA256", tags: ["SHA256", "SHA2-256"], hashlib: "sha256",
+                hasher: Sha256 "a drop-in for `sha2::Sha256`",
+                manager: Sha256Manager, context: Sha256Context,
+                oid: "2.16.840.1.101.3.4.2.1", sizes: [U32, U64, U40, U104],
+            };
             /// SHA-224 (SHA-256 family).
-            Sha224 = $crate::alg::Sha224Alg;
+            Sha224 = Sha224Alg {
+                family: Sha256Family, iv: mbhash_simd::sha256::IV_224, len: 28,
+                name: "sha224", tag: "SHA224", tags: ["SHA224", "SHA2-224"], hashlib: "sha224",
+                hasher: Sha224 "a drop-in for `sha2::Sha224`",
+                manager: Sha224Manager, context: Sha224Context,
+                oid: "2.16.840.1.101.3.4.2.4", sizes: [U28, U64, U40, U104],
+            };
             /// SHA-512.
-            Sha512 = $crate::alg::Sha512Alg;
+            Sha512 = Sha512Alg {
+                family: Sha512Family, iv: mbhash_simd::sha512::IV, len: 64,
+                name: "sha512", tag: "SHA512", tags: ["SHA512", "SHA2-512"], hashlib: "sha512",
+                hasher: Sha512 "a drop-in for `sha2::Sha512`",
+                manager: Sha512Manager, context: Sha512Context,
+                oid: "2.16.840.1.101.3.4.2.3", sizes: [U64, U128, U80, U208],
+            };
             /// SHA-384 (SHA-512 family).
-            Sha384 = $crate::alg::Sha384Alg;
+            Sha384 = Sha384Alg {
+                family: Sha512Family, iv: mbhash_simd::sha512::IV_384, len: 48,
+                name: "sha384", tag: "SHA384", tags: ["SHA384", "SHA2-384"], hashlib: "sha384",
+                hasher: Sha384 "a drop-in for `sha2::Sha384`",
+                manager: Sha384Manager, context: Sha384Context,
+                oid: "2.16.840.1.101.3.4.2.2", sizes: [U48, U128, U80, U208],
+            };
             /// SHA-512/256 (SHA-512 family; ZFS's "sha512" checksum).
-            Sha512_256 = $crate::alg::Sha512_256Alg;
+            Sha512_256 = Sha512_256Alg {
+                family: Sha512Family, iv: mbhash_simd::sha512::IV_512_256, len: 32,
+                name: "sha512-256", tag: "SHA512/256",
+                tags: ["SHA512/256", "SHA2-512/256", "SHA512-256", "SHA512t256"],
+                hashlib: "sha512_256",
+                hasher: Sha512_256 "a drop-in for `sha2::Sha512_256`",
+                manager: Sha512_256Manager, context: Sha512_256Context,
+                oid: "2.16.840.1.101.3.4.2.6", sizes: [U32, U128, U80, U208],
+            };
             /// SHA-512/224 (SHA-512 family).
-            Sha512_224 = $crate::alg::Sha512_224Alg;
+            Sha512_224 = Sha512_224Alg {
+                family: Sha512Family, iv: mbhash_simd::sha512::IV_512_224, len: 28,
+                name: "sha512-224", tag: "SHA512/224",
+                tags: ["SHA512/224", "SHA2-512/224", "SHA512-224", "SHA512t224"],
+                hashlib: "sha512_224",
+                hasher: Sha512_224 "a drop-in for `sha2::Sha512_224`",
+                manager: Sha512_224Manager, context: Sha512_224Context,
+                oid: "2.16.840.1.101.3.4.2.5", sizes: [U28, U128, U80, U208],
+            };
         }
     };
     ($m:ident $(, $($args:tt)*)?) => {
@@ -74,11 +139,11 @@ macro_rules! with_algo {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __with_algo_match {
-    ([($algo:expr), $A:ident, ($body:expr)] $($(#[$doc:meta])* $v:ident = $t:ty;)*) => {
+    ([($algo:expr), $A:ident, ($body:expr)] $($(#[$doc:meta])* $v:ident = $t:ident $info:tt;)*) => {
         match $algo {
             $(
                 $crate::Algo::$v => {
-                    type $A = $t;
+                    type $A = $crate::alg::$t;
                     $body
                 }
             )*
@@ -87,7 +152,7 @@ macro_rules! __with_algo_match {
 }
 
 macro_rules! algo_enum {
-    ([] $($(#[$doc:meta])* $v:ident = $t:ty;)*) => {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident $info:tt;)*) => {
         /// An algorithm chosen at run time: every algorithm mbhash computes.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Algo {
@@ -101,26 +166,26 @@ macro_rules! algo_enum {
             /// The lower-case name, e.g. `"sha512-256"` (as [`Algorithm::NAME`]).
             pub const fn name(self) -> &'static str {
                 match self {
-                    $(Algo::$v => <$t as Algorithm>::NAME,)*
+                    $(Algo::$v => <crate::alg::$t as Algorithm>::NAME,)*
                 }
             }
 
             /// Bytes of the digest.
             pub const fn output_len(self) -> usize {
                 match self {
-                    $(Algo::$v => core::mem::size_of::<<$t as Algorithm>::Output>(),)*
+                    $(Algo::$v => core::mem::size_of::<<crate::alg::$t as Algorithm>::Output>(),)*
                 }
             }
 
             /// Bytes per block of the algorithm's family.
             pub const fn block_len(self) -> usize {
                 match self {
-                    $(Algo::$v => <<$t as Algorithm>::Family as Family>::BLOCK_LEN,)*
+                    $(Algo::$v => <<crate::alg::$t as Algorithm>::Family as Family>::BLOCK_LEN,)*
                 }
             }
         }
 
-        $(const _: () = assert!(matches!(<$t as Algorithm>::ALGO, Algo::$v));)*
+        $(const _: () = assert!(matches!(<crate::alg::$t as Algorithm>::ALGO, Algo::$v));)*
     };
 }
 
@@ -148,6 +213,17 @@ impl Algo {
     /// `SHA512/256` for the truncated SHA-512 variants (after FIPS 180-4).
     pub fn tag(self) -> &'static str {
         with_algo!(self, A => A::TAG)
+    }
+
+    /// Every tag a check line of the algorithm may carry (coreutils', BSD's
+    /// and OpenSSL's spellings), [`Algo::tag`] first.
+    pub const fn check_tags(self) -> &'static [&'static str] {
+        with_algo!(self, A => A::CHECK_TAGS)
+    }
+
+    /// Python's `hashlib` name, e.g. `"sha512_256"`.
+    pub const fn hashlib_name(self) -> &'static str {
+        with_algo!(self, A => A::HASHLIB)
     }
 
     /// Hashes `data` at once on the calling thread, with the configured

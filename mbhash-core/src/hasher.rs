@@ -57,7 +57,8 @@ pub struct StreamHasher<A: Algorithm> {
     total_len: u64,
 }
 
-/// SHA-256, a drop-in for `sha2::Sha256`.
+/// The one-stream hashers' type aliases and `digest` traits, generated
+/// from the catalogue ([`for_each_algorithm!`](crate::for_each_algorithm)).
 ///
 /// ```
 /// use digest::Digest;
@@ -71,17 +72,19 @@ pub struct StreamHasher<A: Algorithm> {
 ///     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 /// );
 /// ```
-pub type Sha256 = StreamHasher<alg::Sha256Alg>;
-/// SHA-224, a drop-in for `sha2::Sha224`.
-pub type Sha224 = StreamHasher<alg::Sha224Alg>;
-/// SHA-512, a drop-in for `sha2::Sha512`.
-pub type Sha512 = StreamHasher<alg::Sha512Alg>;
-/// SHA-384, a drop-in for `sha2::Sha384`.
-pub type Sha384 = StreamHasher<alg::Sha384Alg>;
-/// SHA-512/256, a drop-in for `sha2::Sha512_256`.
-pub type Sha512_256 = StreamHasher<alg::Sha512_256Alg>;
-/// SHA-512/224, a drop-in for `sha2::Sha512_224`.
-pub type Sha512_224 = StreamHasher<alg::Sha512_224Alg>;
+macro_rules! hashers {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident {
+        family: $family:ident, iv: $iv:path, len: $len:literal,
+        name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
+        hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
+        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident] $(,)?
+    };)*) => {$(
+        #[doc = concat!("The one-stream ", $tag, " hasher, ", $hdoc, ".")]
+        pub type $hasher = StreamHasher<alg::$t>;
+
+        digest_traits!(alg::$t, digest::consts::$out);
+    )*};
+}
 
 impl<A: Algorithm> StreamHasher<A> {
     /// A hasher on the configured engine (`auto` if the engine
@@ -251,9 +254,4 @@ macro_rules! digest_traits {
     };
 }
 
-digest_traits!(alg::Sha256Alg, digest::consts::U32);
-digest_traits!(alg::Sha224Alg, digest::consts::U28);
-digest_traits!(alg::Sha512Alg, digest::consts::U64);
-digest_traits!(alg::Sha384Alg, digest::consts::U48);
-digest_traits!(alg::Sha512_256Alg, digest::consts::U32);
-digest_traits!(alg::Sha512_224Alg, digest::consts::U28);
+crate::for_each_algorithm!(hashers);

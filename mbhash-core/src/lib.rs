@@ -61,17 +61,27 @@ pub mod verity;
 /// `use mbhash::{Digest, Sha256};` reads as it does with `sha2`.
 pub use digest::{self, Digest};
 
-pub use alg::{Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg};
 pub use algo::Algo;
 pub use buffer::BlockBuffer;
-pub use hasher::{
-    Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256, StreamHasher, StreamHasherCore,
-};
-pub use manager::{
-    Context, ErrorKind, Flags, JobManager, Sha224Context, Sha224Manager, Sha256Context,
-    Sha256Manager, Sha384Context, Sha384Manager, Sha512_224Context, Sha512_224Manager,
-    Sha512_256Context, Sha512_256Manager, Sha512Context, Sha512Manager, Status, SubmitError,
-};
+pub use hasher::{StreamHasher, StreamHasherCore};
+pub use manager::{Context, ErrorKind, Flags, JobManager, Status, SubmitError};
+
+/// Every algorithm's marker, hasher, manager and context at the crate root,
+/// from the catalogue ([`for_each_algorithm!`]).
+macro_rules! reexports {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident {
+        family: $family:ident, iv: $iv:path, len: $len:literal,
+        name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
+        hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
+        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident] $(,)?
+    };)*) => {
+        pub use alg::{$($t),*};
+        pub use hasher::{$($hasher),*};
+        pub use manager::{$($manager, $context),*};
+    };
+}
+
+for_each_algorithm!(reexports);
 #[cfg(feature = "std")]
 pub use many::hash_many;
 pub use many::{hash_many_into, hash_many_with};

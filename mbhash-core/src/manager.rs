@@ -55,10 +55,7 @@
 use core::fmt;
 use core::ops::BitOr;
 
-use crate::alg::{
-    Algorithm, BlockOf, Family, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg,
-    Sha512Alg, StateOf,
-};
+use crate::alg::{Algorithm, BlockOf, Family, StateOf};
 use crate::buffer::BlockBuffer;
 use crate::engine::{EngineError, LaneEngine};
 use crate::lanes::{FamilySet, LaneCount, LaneJob, LaneSet};
@@ -496,30 +493,23 @@ pub struct JobManager<'a, A: Algorithm> {
     lanes: FamilySet<A::Family, Lane<'a, A>>,
 }
 
-/// A SHA-256 job manager.
-pub type Sha256Manager<'a> = JobManager<'a, Sha256Alg>;
-/// A SHA-224 job manager.
-pub type Sha224Manager<'a> = JobManager<'a, Sha224Alg>;
-/// A SHA-256 stream context.
-pub type Sha256Context = Context<Sha256Alg>;
-/// A SHA-224 stream context.
-pub type Sha224Context = Context<Sha224Alg>;
-/// A SHA-512 job manager.
-pub type Sha512Manager<'a> = JobManager<'a, Sha512Alg>;
-/// A SHA-384 job manager.
-pub type Sha384Manager<'a> = JobManager<'a, Sha384Alg>;
-/// A SHA-512/256 job manager.
-pub type Sha512_256Manager<'a> = JobManager<'a, Sha512_256Alg>;
-/// A SHA-512/224 job manager.
-pub type Sha512_224Manager<'a> = JobManager<'a, Sha512_224Alg>;
-/// A SHA-512 stream context.
-pub type Sha512Context = Context<Sha512Alg>;
-/// A SHA-384 stream context.
-pub type Sha384Context = Context<Sha384Alg>;
-/// A SHA-512/256 stream context.
-pub type Sha512_256Context = Context<Sha512_256Alg>;
-/// A SHA-512/224 stream context.
-pub type Sha512_224Context = Context<Sha512_224Alg>;
+/// The manager and context aliases of every algorithm in the catalogue
+/// ([`for_each_algorithm!`](crate::for_each_algorithm)).
+macro_rules! aliases {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident {
+        family: $family:ident, iv: $iv:path, len: $len:literal,
+        name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
+        hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
+        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident] $(,)?
+    };)*) => {$(
+        #[doc = concat!("A ", $tag, " job manager.")]
+        pub type $manager<'a> = JobManager<'a, crate::alg::$t>;
+        #[doc = concat!("A ", $tag, " stream context.")]
+        pub type $context = Context<crate::alg::$t>;
+    )*};
+}
+
+crate::for_each_algorithm!(aliases);
 
 impl<A: Algorithm> Default for JobManager<'_, A> {
     fn default() -> Self {

@@ -58,9 +58,9 @@ const MGR_FINISHED_HEAP: u32 = 0x6d62_6866;
 /// The Rust manager of one algorithm. Its `'static` references are made
 /// from the caller's pointers under the contract of [`mbh_manager`].
 macro_rules! any_manager {
-    ([] $($(#[$doc:meta])* $v:ident = $t:ty;)*) => {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident $info:tt;)*) => {
         pub(crate) enum AnyManager {
-            $($v(JobManager<'static, $t>),)*
+            $($v(JobManager<'static, mbhash_core::alg::$t>),)*
         }
     };
 }

@@ -8,14 +8,15 @@ use pyo3::prelude::*;
 /// The names hashlib gives the algorithms, as `mbhash.algorithms_available`
 /// and `mbhash.algorithms_guaranteed` (the same set: every build computes
 /// every algorithm, whatever the CPU).
-pub(crate) const HASHLIB_NAMES: [&str; 6] = [
-    "sha224",
-    "sha256",
-    "sha384",
-    "sha512",
-    "sha512_224",
-    "sha512_256",
-];
+pub(crate) const HASHLIB_NAMES: [&str; Algo::ALL.len()] = {
+    let mut names = [""; Algo::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Algo::ALL[i].hashlib_name();
+        i += 1;
+    }
+    names
+};
 
 /// The algorithm called `name`: hashlib's spelling (`"sha512_256"`), the
 /// `mbhash` command line's (`"sha512-256"`), in any case.
@@ -34,12 +35,5 @@ pub(crate) fn parse(name: &str) -> PyResult<Algo> {
 
 /// hashlib's name of the algorithm, e.g. `"sha512_256"`.
 pub(crate) fn hashlib_name(algo: Algo) -> &'static str {
-    match algo {
-        Algo::Sha256 => "sha256",
-        Algo::Sha224 => "sha224",
-        Algo::Sha512 => "sha512",
-        Algo::Sha384 => "sha384",
-        Algo::Sha512_256 => "sha512_256",
-        Algo::Sha512_224 => "sha512_224",
-    }
+    algo.hashlib_name()
 }

@@ -228,6 +228,51 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     fn single_cell() -> &'static AtomicU8;
 }
 
+/// The process-wide cells of a [`Kernels`] impl ([`Kernels::auto_cell`],
+/// [`Kernels::configured_cell`], [`Kernels::default_cells`],
+/// [`Kernels::default_cell`], [`Kernels::single_cell`]): each family's own
+/// statics, written once here.
+macro_rules! kernel_cells {
+    ($k:ty) => {
+        #[cfg(feature = "std")]
+        fn auto_cell() -> &'static $crate::race::Race<$crate::engine::Engine<Self>> {
+            static CELL: $crate::race::Race<$crate::engine::Engine<$k>> = $crate::race::Race::new();
+            &CELL
+        }
+
+        #[cfg(feature = "std")]
+        fn configured_cell() -> &'static $crate::race::Race<
+            Result<$crate::engine::Engine<Self>, $crate::engine::EngineError>,
+        > {
+            static CELL: $crate::race::Race<
+                Result<$crate::engine::Engine<$k>, $crate::engine::EngineError>,
+            > = $crate::race::Race::new();
+            &CELL
+        }
+
+        #[cfg(feature = "std")]
+        fn default_cells() -> &'static [$crate::race::Race<
+            Result<$crate::engine::Engine<Self>, $crate::engine::EngineError>,
+        >; 8] {
+            static CELLS: [$crate::race::Race<
+                Result<$crate::engine::Engine<$k>, $crate::engine::EngineError>,
+            >; 8] = [const { $crate::race::Race::new() }; 8];
+            &CELLS
+        }
+
+        fn default_cell() -> &'static core::sync::atomic::AtomicU8 {
+            static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+            &CELL
+        }
+
+        fn single_cell() -> &'static core::sync::atomic::AtomicU8 {
+            static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+            &CELL
+        }
+    };
+}
+pub(crate) use kernel_cells;
+
 /// An engine: the kernels it may run and the plan that picks among them.
 #[derive(Clone, Copy, Debug)]
 pub struct Engine<K: Kernels> {

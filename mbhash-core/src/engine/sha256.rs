@@ -1,12 +1,7 @@
 //! The SHA-256 family's kernels: scalar, SHA-NI x1/x2/x4, AVX2 x8, AVX-512 x16.
 
-#[cfg(feature = "std")]
-use crate::race::Race;
-
 use mbhash_simd::sha256::{Avx2x8, Avx512x16, Block, Compress, ShaNi, State, scalar};
 
-#[cfg(feature = "std")]
-use super::{Engine, EngineError};
 use super::{Kernels, Step};
 use crate::alg::Sha256Family;
 
@@ -98,32 +93,5 @@ impl Kernels for Sha256Kernels {
         }
     }
 
-    #[cfg(feature = "std")]
-    fn auto_cell() -> &'static Race<Engine<Self>> {
-        static CELL: Race<Engine<Sha256Kernels>> = Race::new();
-        &CELL
-    }
-
-    #[cfg(feature = "std")]
-    fn configured_cell() -> &'static Race<Result<Engine<Self>, EngineError>> {
-        static CELL: Race<Result<Engine<Sha256Kernels>, EngineError>> = Race::new();
-        &CELL
-    }
-
-    #[cfg(feature = "std")]
-    fn default_cells() -> &'static [Race<Result<Engine<Self>, EngineError>>; 8] {
-        static CELLS: [Race<Result<Engine<Sha256Kernels>, EngineError>>; 8] =
-            [const { Race::new() }; 8];
-        &CELLS
-    }
-
-    fn default_cell() -> &'static core::sync::atomic::AtomicU8 {
-        static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
-        &CELL
-    }
-
-    fn single_cell() -> &'static core::sync::atomic::AtomicU8 {
-        static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
-        &CELL
-    }
+    super::kernel_cells!(Sha256Kernels);
 }

@@ -1,12 +1,7 @@
 //! The SHA-512 family's kernels: scalar, AVX2 one-stream, AVX2 x4, AVX-512 x8.
 
-#[cfg(feature = "std")]
-use crate::race::Race;
-
 use mbhash_simd::sha512::{Avx2x1, Avx2x4, Avx512x8, Block, Compress, State, scalar};
 
-#[cfg(feature = "std")]
-use super::{Engine, EngineError};
 use super::{Kernels, Step};
 use crate::alg::Sha512Family;
 
@@ -92,32 +87,5 @@ impl Kernels for Sha512Kernels {
         }
     }
 
-    #[cfg(feature = "std")]
-    fn auto_cell() -> &'static Race<Engine<Self>> {
-        static CELL: Race<Engine<Sha512Kernels>> = Race::new();
-        &CELL
-    }
-
-    #[cfg(feature = "std")]
-    fn configured_cell() -> &'static Race<Result<Engine<Self>, EngineError>> {
-        static CELL: Race<Result<Engine<Sha512Kernels>, EngineError>> = Race::new();
-        &CELL
-    }
-
-    #[cfg(feature = "std")]
-    fn default_cells() -> &'static [Race<Result<Engine<Self>, EngineError>>; 8] {
-        static CELLS: [Race<Result<Engine<Sha512Kernels>, EngineError>>; 8] =
-            [const { Race::new() }; 8];
-        &CELLS
-    }
-
-    fn default_cell() -> &'static core::sync::atomic::AtomicU8 {
-        static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
-        &CELL
-    }
-
-    fn single_cell() -> &'static core::sync::atomic::AtomicU8 {
-        static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
-        &CELL
-    }
+    super::kernel_cells!(Sha512Kernels);
 }

@@ -143,7 +143,7 @@ impl<A: Algorithm> Drop for StreamHasherCore<A> {
 impl<A: Algorithm> digest::zeroize::ZeroizeOnDrop for StreamHasherCore<A> {}
 
 macro_rules! block_api {
-    ($alg:ty, $block:ty, $output:ty, $name:literal, $oid:literal, $core_state:ty, $state:ty) => {
+    ($alg:ty, $block:ty, $output:ty, $name:expr, $oid:literal, $core_state:ty, $state:ty) => {
         impl fmt::Debug for StreamHasherCore<$alg> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_struct(concat!($name, "Core"))
@@ -290,57 +290,37 @@ macro_rules! block_api {
     };
 }
 
-block_api!(
-    alg::Sha256Alg,
-    digest::consts::U64,
-    digest::consts::U32,
-    "Sha256",
-    "2.16.840.1.101.3.4.2.1",
-    digest::consts::U40,
-    digest::consts::U104
-);
-block_api!(
-    alg::Sha224Alg,
-    digest::consts::U64,
-    digest::consts::U28,
-    "Sha224",
-    "2.16.840.1.101.3.4.2.4",
-    digest::consts::U40,
-    digest::consts::U104
-);
-block_api!(
-    alg::Sha512Alg,
-    digest::consts::U128,
-    digest::consts::U64,
-    "Sha512",
-    "2.16.840.1.101.3.4.2.3",
-    digest::consts::U80,
-    digest::consts::U208
-);
-block_api!(
-    alg::Sha384Alg,
-    digest::consts::U128,
-    digest::consts::U48,
-    "Sha384",
-    "2.16.840.1.101.3.4.2.2",
-    digest::consts::U80,
-    digest::consts::U208
-);
-block_api!(
-    alg::Sha512_256Alg,
-    digest::consts::U128,
-    digest::consts::U32,
-    "Sha512_256",
-    "2.16.840.1.101.3.4.2.6",
-    digest::consts::U80,
-    digest::consts::U208
-);
-block_api!(
-    alg::Sha512_224Alg,
-    digest::consts::U128,
-    digest::consts::U28,
-    "Sha512_224",
-    "2.16.840.1.101.3.4.2.5",
-    digest::consts::U80,
-    digest::consts::U208
-);
+/// The block-level `digest` layer of every algorithm in the catalogue
+/// ([`for_each_algorithm!`](crate::for_each_algorithm)).
+macro_rules! block_apis {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident {
+        family: $family:ident, iv: $iv:path, len: $len:literal,
+        name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
+        hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
+        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident] $(,)?
+    };)*) => {$(
+        block_api!(
+            alg::$t,
+            digest::consts::$block,
+            digest::consts::$out,
+            stringify!($hasher),
+            $oid,
+            digest::consts::$core_state,
+            digest::consts::$state
+        );
+
+        // The catalogue's sizes are the family's.
+        const _: () = {
+            use digest::typenum::Unsigned;
+            type F = alg::$family;
+            assert!(digest::consts::$block::USIZE == <F as Family>::BLOCK_LEN);
+            assert!(digest::consts::$out::USIZE == $len);
+            let core = <F as Family>::STATE_WORDS * <F as Family>::WORD_LEN
+                + <F as Family>::LENGTH_LEN;
+            assert!(digest::consts::$core_state::USIZE == core);
+            assert!(digest::consts::$state::USIZE == core + <F as Family>::BLOCK_LEN);
+        };
+    )*};
+}
+
+crate::for_each_algorithm!(block_apis);

@@ -6,18 +6,41 @@ use crate::manager::{Context, Flags, JobManager, Status};
 use super::slot::{Combiner, Request};
 
 /// A slot's contexts, one per lane, for the algorithm its last combiner
-/// ran: kept in the pool (not on the combiner's stack, which is scarce in
-/// a kernel) and reached only by the slot's combiner.
-pub(super) enum Store {
-    /// No combiner ran here yet.
-    Empty,
-    Sha256([Option<Context<alg::Sha256Alg>>; 16]),
-    Sha224([Option<Context<alg::Sha224Alg>>; 16]),
-    Sha512([Option<Context<alg::Sha512Alg>>; 8]),
-    Sha384([Option<Context<alg::Sha384Alg>>; 8]),
-    Sha512_256([Option<Context<alg::Sha512_256Alg>>; 8]),
-    Sha512_224([Option<Context<alg::Sha512_224Alg>>; 8]),
+/// ran (`Empty` before the first), for each algorithm of the catalogue
+/// ([`for_each_algorithm!`](crate::for_each_algorithm)), as many as its
+/// family's lane set holds: kept in the pool (not on the combiner's stack,
+/// which is scarce in a kernel) and reached only by the slot's combiner.
+macro_rules! store {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident {
+        family: $family:ident, iv: $iv:path, len: $len:literal,
+        name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
+        hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
+        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident] $(,)?
+    };)*) => {
+        pub(super) enum Store {
+            /// No combiner ran here yet.
+            Empty,
+            $($v([Option<Context<alg::$t>>; <alg::$family as alg::Family>::LANES]),)*
+        }
+
+        $(
+            impl Stored for alg::$t {
+                #[inline(never)]
+                fn contexts(store: &mut Store) -> &mut [Option<Context<Self>>] {
+                    if !matches!(store, Store::$v(_)) {
+                        *store = Store::$v([const { None }; _]);
+                    }
+                    match store {
+                        Store::$v(c) => c,
+                        _ => unreachable!("the store was just switched"),
+                    }
+                }
+            }
+        )*
+    };
 }
+
+crate::for_each_algorithm!(store);
 
 /// An algorithm whose contexts a [`Store`] holds.
 pub(super) trait Stored: Algorithm {
@@ -25,32 +48,6 @@ pub(super) trait Stored: Algorithm {
     /// it first if it held another's).
     fn contexts(store: &mut Store) -> &mut [Option<Context<Self>>];
 }
-
-macro_rules! stored {
-    ($($v:ident = $m:ident),*) => {$(
-        impl Stored for alg::$m {
-            #[inline(never)]
-            fn contexts(store: &mut Store) -> &mut [Option<Context<Self>>] {
-                if !matches!(store, Store::$v(_)) {
-                    *store = Store::$v([const { None }; _]);
-                }
-                match store {
-                    Store::$v(c) => c,
-                    _ => unreachable!("the store was just switched"),
-                }
-            }
-        }
-    )*};
-}
-
-stored!(
-    Sha256 = Sha256Alg,
-    Sha224 = Sha224Alg,
-    Sha512 = Sha512Alg,
-    Sha384 = Sha384Alg,
-    Sha512_256 = Sha512_256Alg,
-    Sha512_224 = Sha512_224Alg
-);
 
 /// Bytes a job is fed to the manager in: between chunks the combiner takes
 /// new requests into free lanes, so callers that arrive while it hashes

@@ -42,16 +42,16 @@ pub(crate) trait ServiceAlgorithm: Algorithm {
 }
 
 macro_rules! streams {
-    ([] $($(#[$doc:meta])* $v:ident = $t:ty;)*) => {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident $info:tt;)*) => {
         /// The open streams of a worker, one table per algorithm.
         #[derive(Default)]
         #[allow(non_snake_case)]
         pub(crate) struct Streams {
-            $($v: HashMap<u64, Context<$t>>,)*
+            $($v: HashMap<u64, Context<crate::alg::$t>>,)*
         }
 
         $(
-            impl ServiceAlgorithm for $t {
+            impl ServiceAlgorithm for crate::alg::$t {
                 fn table(streams: &mut Streams) -> &mut HashMap<u64, Context<Self>> {
                     &mut streams.$v
                 }
