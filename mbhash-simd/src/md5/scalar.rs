@@ -37,26 +37,31 @@ fn compress_block(state: &mut State, block: &Block) {
         *w = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
     }
 
+    // The four rounds (RFC 1321, 3.4), each with its auxiliary function of
+    // B, C and D.
+    let rounds: [fn(u32, u32, u32) -> u32; 4] = [
+        |b, c, d| (b & c) | (!b & d),
+        |b, c, d| (b & d) | (c & !d),
+        |b, c, d| b ^ c ^ d,
+        |b, c, d| c ^ (b | !d),
+    ];
     let [mut a, mut b, mut c, mut d] = *state;
-    for i in 0..64 {
-        // The round's auxiliary function of B, C and D (RFC 1321, 3.4).
-        let f = match i / 16 {
-            0 => (b & c) | (!b & d),
-            1 => (b & d) | (c & !d),
-            2 => b ^ c ^ d,
-            _ => c ^ (b | !d),
-        };
-        let sum = a
-            .wrapping_add(f)
-            .wrapping_add(K[i])
-            .wrapping_add(x[message_index(i)]);
-        // [abcd k s i]: a = b + ((a + F(b, c, d) + X[k] + T[i]) <<< s),
-        // then the words turn: the new word is the next step's b.
-        let new_b = b.wrapping_add(sum.rotate_left(S[i / 16][i % 4]));
-        a = d;
-        d = c;
-        c = b;
-        b = new_b;
+    for (r, f) in rounds.into_iter().enumerate() {
+        for j in 0..16 {
+            let i = 16 * r + j;
+            // [abcd k s i]: a = b + ((a + F(b, c, d) + X[k] + T[i]) <<< s),
+            // then the words turn: the new word is the next step's b. (The
+            // terms that do not wait for the previous step's b come first.)
+            let sum = a
+                .wrapping_add(x[message_index(i)])
+                .wrapping_add(K[i])
+                .wrapping_add(f(b, c, d));
+            let new_b = b.wrapping_add(sum.rotate_left(S[r][j % 4]));
+            a = d;
+            d = c;
+            c = b;
+            b = new_b;
+        }
     }
     for (s, v) in state.iter_mut().zip([a, b, c, d]) {
         *s = s.wrapping_add(v);
