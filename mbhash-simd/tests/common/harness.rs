@@ -1,6 +1,6 @@
 //! The one harness every hash kernel runs through, generic over the family
 //! (SHA-256: eight `u32` words, 64-byte blocks; SHA-512: eight `u64`, 128
-//! bytes; any state width).
+//! bytes; MD5: four `u32`, 64 bytes; any state width).
 
 use std::fmt::Debug;
 
