@@ -1,6 +1,9 @@
 //! Hash kernels for mbhash: the only crate in the workspace that names
 //! `core::arch`.
 //!
+//! One module per family: the hashes [`sha256`], [`sha512`] and [`md5`],
+//! and the checksum [`crc32c`].
+//!
 //! Every kernel follows one narrow contract: it compresses *whole blocks*
 //! into one or more chaining states, the same number of blocks in every
 //! lane. Kernels know nothing about message lengths, padding or jobs; that is
@@ -56,6 +59,7 @@ pub(crate) fn common_len<B, const N: usize>(blocks: &[&[B]; N]) -> usize {
     n
 }
 pub mod crc32c;
+pub mod md5;
 pub mod sha256;
 pub mod sha512;
 

@@ -1,10 +1,11 @@
 //! The one harness every hash kernel runs through, generic over the family
 //! (SHA-256: eight `u32` words, 64-byte blocks; SHA-512: eight `u64`, 128
-//! bytes; any state width).
+//! bytes; MD5: four `u32`, 64 bytes; any state width).
 
 use std::fmt::Debug;
 
 use super::Rng;
+use mbhash_simd::md5;
 use mbhash_simd::{sha256, sha512};
 
 /// What the harness needs to know of a family.
@@ -36,6 +37,8 @@ pub trait Family {
 pub struct Sha256;
 /// SHA-512 and its truncated variants.
 pub struct Sha512;
+/// MD5.
+pub struct Md5;
 
 impl Family for Sha256 {
     type Word = u32;
@@ -72,6 +75,25 @@ impl Family for Sha512 {
     }
     fn scalar(state: &mut sha512::State, blocks: &[sha512::Block]) {
         sha512::scalar::compress(state, blocks);
+    }
+}
+
+impl Family for Md5 {
+    type Word = u32;
+    type State = md5::State;
+    type Block = md5::Block;
+    const BLOCK: usize = 64;
+    const IV: md5::State = md5::IV;
+    const ONES: u32 = u32::MAX;
+    const NAME: &'static str = "md5";
+    fn word(rng: &mut Rng) -> u32 {
+        rng.next_u64() as u32
+    }
+    fn blocks(bytes: &[u8]) -> &[md5::Block] {
+        bytes.as_chunks::<64>().0
+    }
+    fn scalar(state: &mut md5::State, blocks: &[md5::Block]) {
+        md5::scalar::compress(state, blocks);
     }
 }
 
