@@ -58,6 +58,7 @@ pub(crate) fn common_len<B, const N: usize>(blocks: &[&[B]; N]) -> usize {
 pub mod crc32c;
 pub mod sha256;
 pub mod sha512;
+pub mod sm3;
 
 /// Stops the program at once: an invalid-opcode trap (`ud2`) on x86-64, a
 /// spin loop elsewhere. For a `no_std` panic handler (the kernel-style C
