@@ -109,6 +109,23 @@ mod x86 {
         }
     }
 
+    /// `x`, unchanged, through an empty `asm!` that the optimiser cannot
+    /// look through.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX.
+    #[target_feature(enable = "avx")]
+    #[inline]
+    unsafe fn opaque(mut x: __m256i) -> __m256i {
+        // SAFETY: the template is empty: it leaves `x` as it is and touches
+        // nothing else.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(ymm_reg) x, options(pure, nomem, nostack, preserves_flags));
+        }
+        x
+    }
+
     impl Vector<8> for V8 {
         type Token = Avx2x8;
 
@@ -210,6 +227,12 @@ mod x86 {
                 }
                 out
             }
+        }
+
+        #[inline(always)]
+        fn opaque(self) -> V8 {
+            // SAFETY: `V8` values exist only when AVX2 is available.
+            V8(unsafe { opaque(self.0) })
         }
 
         #[inline(always)]

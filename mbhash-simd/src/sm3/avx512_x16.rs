@@ -111,6 +111,23 @@ mod x86 {
         }
     }
 
+    /// `x`, unchanged, through an empty `asm!` that the optimiser cannot
+    /// look through.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn opaque(mut x: __m512i) -> __m512i {
+        // SAFETY: the template is empty: it leaves `x` as it is and touches
+        // nothing else.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack, preserves_flags));
+        }
+        x
+    }
+
     impl Vector<16> for V16 {
         type Token = Avx512x16;
 
@@ -232,6 +249,12 @@ mod x86 {
                 }
                 out
             }
+        }
+
+        #[inline(always)]
+        fn opaque(self) -> V16 {
+            // SAFETY: `V16` values exist only when AVX-512 F is available.
+            V16(unsafe { opaque(self.0) })
         }
 
         #[inline(always)]

@@ -36,6 +36,9 @@ pub(super) trait Vector<const N: usize>: Copy {
     /// vector `t` holds word `t` of `blocks[0]`, ..., `blocks[N - 1]`.
     fn load_block(token: Self::Token, blocks: [&Block; N]) -> [Self; 16];
 
+    /// `self`, hidden from the optimiser (an empty `asm!`), so that the
+    /// compiler cannot re-associate a chain of additions through it.
+    fn opaque(self) -> Self;
     /// Lane-wise wrapping addition.
     fn add(self, rhs: Self) -> Self;
     /// Adds the constant `k` to every lane.
@@ -157,18 +160,22 @@ fn rounds16<V: Vector<N>, const N: usize, const FIRST: bool>(
 fn round<V: Vector<N>, const N: usize, const FIRST: bool>(s: &mut [V; 8], t: u32, wj: V, wj4: V) {
     let [a, b, c, d, e, f, g, h] = *s;
     let a12 = a.rotl::<12, 20>();
-    // SS1 = ((A <<< 12) + E + T'_j) <<< 7, SS2 = SS1 ^ (A <<< 12)
-    let ss1 = a12.add(e.add_const(t)).rotl::<7, 25>();
+    // Each round needs the previous round's A and E, and E comes last (P0
+    // follows TT2), so everything else is summed before E arrives:
+    // SS1 = ((A <<< 12) + T'_j + E) <<< 7 is one addition and a rotation
+    // after E, and TT1 and TT2 are one addition after SS1. `opaque` pins
+    // that order: without it the compiler re-associates the sums and puts
+    // them on the E chain.
+    let ss1 = a12.add_const(t).opaque().add(e).rotl::<7, 25>();
     let ss2 = ss1.xor(a12);
     let (ff, gg) = if FIRST {
         (V::xor3(a, b, c), V::xor3(e, f, g))
     } else {
         (V::maj(a, b, c), V::ch(e, f, g))
     };
-    // TT1 = FF + D + SS2 + W'[j], TT2 = GG + H + SS1 + W[j]; the terms
-    // known early (D, H and the message) are summed first.
-    let tt1 = d.add(wj.xor(wj4)).add(ff).add(ss2);
-    let tt2 = h.add(wj).add(gg).add(ss1);
+    // TT1 = FF + D + SS2 + W'[j], TT2 = GG + H + SS1 + W[j].
+    let tt1 = d.add(wj.xor(wj4)).add(ff).opaque().add(ss2);
+    let tt2 = h.add(wj).add(gg).opaque().add(ss1);
     *s = [
         tt1,
         a,
