@@ -42,22 +42,59 @@ fn p1(x: u32) -> u32 {
     x ^ x.rotate_left(15) ^ x.rotate_left(23)
 }
 
-/// Boolean function `FF_j` (4.3).
-fn ff(j: usize, x: u32, y: u32, z: u32) -> u32 {
-    if j < 16 {
-        x ^ y ^ z
-    } else {
-        (x & y) | (x & z) | (y & z)
-    }
+/// Boolean functions `FF_j` and `GG_j` (4.3) for `j < 16`.
+fn ff0_gg0(x: u32, y: u32, z: u32) -> u32 {
+    x ^ y ^ z
 }
 
-/// Boolean function `GG_j` (4.3).
-fn gg(j: usize, x: u32, y: u32, z: u32) -> u32 {
-    if j < 16 {
-        x ^ y ^ z
-    } else {
-        (x & y) | (!x & z)
-    }
+/// Boolean function `FF_j` (4.3) for `16 <= j < 64`.
+fn ff1(x: u32, y: u32, z: u32) -> u32 {
+    (x & y) | (x & z) | (y & z)
+}
+
+/// Boolean function `GG_j` (4.3) for `16 <= j < 64`.
+fn gg1(x: u32, y: u32, z: u32) -> u32 {
+    (x & y) | (!x & z)
+}
+
+/// One round `j` (5.3.3) of the compression with the boolean functions
+/// `ff` and `gg` of that round, `w = W[j]` and `w1 = W'[j]`.
+#[inline(always)]
+fn round(
+    v: &mut State,
+    j: usize,
+    ff: fn(u32, u32, u32) -> u32,
+    gg: fn(u32, u32, u32) -> u32,
+    w: u32,
+    w1: u32,
+) {
+    let [a, b, c, d, e, f, g, h] = *v;
+    let ss1 = a
+        .rotate_left(12)
+        .wrapping_add(e)
+        .wrapping_add(T_ROTATED[j])
+        .rotate_left(7);
+    let ss2 = ss1 ^ a.rotate_left(12);
+    let tt1 = ff(a, b, c)
+        .wrapping_add(d)
+        .wrapping_add(ss2)
+        .wrapping_add(w1);
+    let tt2 = gg(e, f, g)
+        .wrapping_add(h)
+        .wrapping_add(ss1)
+        .wrapping_add(w);
+    // D = C, C = B <<< 9, B = A, A = TT1, H = G, G = F <<< 19, F = E,
+    // E = P0(TT2).
+    *v = [
+        tt1,
+        a,
+        b.rotate_left(9),
+        c,
+        p0(tt2),
+        e,
+        f.rotate_left(19),
+        g,
+    ];
 }
 
 fn compress_block(state: &mut State, block: &Block) {
@@ -76,34 +113,16 @@ fn compress_block(state: &mut State, block: &Block) {
         w1[j] = w[j] ^ w[j + 4];
     }
 
-    // Compression (5.3.3).
-    let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-    for j in 0..64 {
-        let ss1 = a
-            .rotate_left(12)
-            .wrapping_add(e)
-            .wrapping_add(T_ROTATED[j])
-            .rotate_left(7);
-        let ss2 = ss1 ^ a.rotate_left(12);
-        let tt1 = ff(j, a, b, c)
-            .wrapping_add(d)
-            .wrapping_add(ss2)
-            .wrapping_add(w1[j]);
-        let tt2 = gg(j, e, f, g)
-            .wrapping_add(h)
-            .wrapping_add(ss1)
-            .wrapping_add(w[j]);
-        d = c;
-        c = b.rotate_left(9);
-        b = a;
-        a = tt1;
-        h = g;
-        g = f.rotate_left(19);
-        f = e;
-        e = p0(tt2);
+    // Compression (5.3.3): FF_j and GG_j change at round 16.
+    let mut v = *state;
+    for j in 0..16 {
+        round(&mut v, j, ff0_gg0, ff0_gg0, w[j], w1[j]);
+    }
+    for j in 16..64 {
+        round(&mut v, j, ff1, gg1, w[j], w1[j]);
     }
     // V(i+1) = ABCDEFGH ^ V(i).
-    for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
+    for (s, v) in state.iter_mut().zip(v) {
         *s ^= v;
     }
 }
