@@ -13,8 +13,8 @@
 //!
 //! SIMD kernels are reachable only through a proof token ([`Avx2x8`],
 //! [`Avx512x16`]) whose `new()` runs detection. All kernels implement
-//! [`Compress`] for the lane counts they support. (There is no SM3-NI
-//! kernel: no CPU it could be tested on was at hand.)
+//! [`Compress`] for the lane counts they support. There is no SM3-NI
+//! kernel yet: it needs a CPU with SM3-NI to be tested on.
 
 pub mod avx2_x8;
 pub mod avx512_x16;
@@ -39,7 +39,7 @@ pub const IV: State = [
 
 /// The round constant `T_j` of the standard (4.2): one value for rounds
 /// 0..16, another for rounds 16..64.
-pub const fn t(j: usize) -> u32 {
+const fn t(j: usize) -> u32 {
     if j < 16 { 0x79cc4519 } else { 0x7a879d8a }
 }
 
