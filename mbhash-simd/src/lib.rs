@@ -62,6 +62,7 @@ pub mod crc32c;
 pub mod md5;
 pub mod sha256;
 pub mod sha512;
+pub mod sm3;
 
 /// Stops the program at once: an invalid-opcode trap (`ud2`) on x86-64, a
 /// spin loop elsewhere. For a `no_std` panic handler (the kernel-style C

@@ -5,8 +5,7 @@
 use std::fmt::Debug;
 
 use super::Rng;
-use mbhash_simd::md5;
-use mbhash_simd::{sha256, sha512};
+use mbhash_simd::{md5, sha256, sha512, sm3};
 
 /// What the harness needs to know of a family.
 pub trait Family {
@@ -39,6 +38,8 @@ pub struct Sha256;
 pub struct Sha512;
 /// MD5.
 pub struct Md5;
+/// SM3.
+pub struct Sm3;
 
 impl Family for Sha256 {
     type Word = u32;
@@ -94,6 +95,25 @@ impl Family for Md5 {
     }
     fn scalar(state: &mut md5::State, blocks: &[md5::Block]) {
         md5::scalar::compress(state, blocks);
+    }
+}
+
+impl Family for Sm3 {
+    type Word = u32;
+    type State = sm3::State;
+    type Block = sm3::Block;
+    const BLOCK: usize = 64;
+    const IV: sm3::State = sm3::IV;
+    const ONES: u32 = u32::MAX;
+    const NAME: &'static str = "sm3";
+    fn word(rng: &mut Rng) -> u32 {
+        rng.next_u64() as u32
+    }
+    fn blocks(bytes: &[u8]) -> &[sm3::Block] {
+        bytes.as_chunks::<64>().0
+    }
+    fn scalar(state: &mut sm3::State, blocks: &[sm3::Block]) {
+        sm3::scalar::compress(state, blocks);
     }
 }
 
