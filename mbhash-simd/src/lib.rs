@@ -56,6 +56,7 @@ pub(crate) fn common_len<B, const N: usize>(blocks: &[&[B]; N]) -> usize {
     n
 }
 pub mod crc32c;
+pub mod sha1;
 pub mod sha256;
 pub mod sha512;
 
