@@ -19,7 +19,7 @@ pub enum Feature {
     Avx2,
     /// AVX-512 F + BW + VL (512-bit vectors, byte shuffles, ternary logic).
     Avx512,
-    /// SHA extensions (`sha256rnds2`, ...) with SSSE3 and SSE4.1.
+    /// SHA extensions (`sha1rnds4`, `sha256rnds2`, ...) with SSSE3 and SSE4.1.
     ShaNi,
     /// SSE4.2 `crc32` instruction.
     Sse42,

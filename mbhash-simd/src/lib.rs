@@ -60,6 +60,7 @@ pub(crate) fn common_len<B, const N: usize>(blocks: &[&[B]; N]) -> usize {
 }
 pub mod crc32c;
 pub mod md5;
+pub mod sha1;
 pub mod sha256;
 pub mod sha512;
 pub mod sm3;

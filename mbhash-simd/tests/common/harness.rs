@@ -257,3 +257,25 @@ pub fn check_kernel<F: Family, const N: usize>(
     }
     check_unequal_lengths_panic::<F, N>(&compress);
 }
+
+/// SHA-1: five `u32` words, 64-byte blocks.
+pub struct Sha1;
+
+impl Family for Sha1 {
+    type Word = u32;
+    type State = mbhash_simd::sha1::State;
+    type Block = mbhash_simd::sha1::Block;
+    const BLOCK: usize = 64;
+    const IV: Self::State = mbhash_simd::sha1::IV;
+    const ONES: u32 = u32::MAX;
+    const NAME: &'static str = "sha1";
+    fn word(rng: &mut Rng) -> u32 {
+        rng.next_u64() as u32
+    }
+    fn blocks(bytes: &[u8]) -> &[Self::Block] {
+        bytes.as_chunks::<64>().0
+    }
+    fn scalar(state: &mut Self::State, blocks: &[Self::Block]) {
+        mbhash_simd::sha1::scalar::compress(state, blocks);
+    }
+}
