@@ -52,7 +52,7 @@ SHA2-256(NAME)= ... and the other coreutils, BSD and OpenSSL spellings) or,
 untagged, from its digest's length (hex or base64): 56, 64, 96 or 128 hex
 digits are SHA-224, SHA-256, SHA-384, SHA-512. One list may mix them.
 With -a, only lines of that algorithm are properly formatted, as in
-coreutils. Lines of algorithms mbhash does not compute (MD5, BLAKE2b, ...)
+coreutils. Lines of algorithms mbhash does not compute (BLAKE2b, SHA3, ...)
 count as improperly formatted.
 
 POSIXLY_CORRECT in the environment ends the options at the first FILE.
@@ -536,7 +536,7 @@ mod tests {
             parse_with(&args(&["-j1024"]), false).unwrap().jobs,
             Some(1024)
         );
-        assert!(err(&["-a", "md5"]).contains("valid: sha256"));
+        assert!(err(&["-a", "blake2b"]).contains("valid: sha256"));
         assert_eq!(
             err(&["--raw", "--base64"]),
             "--base64 and --raw are mutually exclusive"

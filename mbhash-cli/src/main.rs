@@ -126,7 +126,7 @@ fn asks_version(args: &[std::ffi::OsString]) -> bool {
 /// variable that names an engine that cannot run is shown (the library then
 /// runs `auto`) and makes the command fail.
 fn engines() -> Result<(), String> {
-    use mbhash_core::engine::{self, EngineFamily, Sha256Kernels, Sha512Kernels};
+    use mbhash_core::engine::{self, EngineFamily};
     let mut errors = Vec::new();
     print!("default engines:");
     for (i, f) in EngineFamily::ALL.into_iter().enumerate() {
@@ -134,12 +134,7 @@ fn engines() -> Result<(), String> {
         print!("{sep} {f} {}", engine::default_name(f));
     }
     println!("\n");
-    errors.extend(family::<Sha256Kernels>("sha256, sha224"));
-    println!();
-    errors.extend(family::<Sha512Kernels>(
-        "sha512, sha384, sha512-256, sha512-224",
-    ));
-    println!();
+    hash_families(&mut errors);
     errors.extend(crc32c_family());
     if errors.is_empty() {
         Ok(())
@@ -149,7 +144,34 @@ fn engines() -> Result<(), String> {
 }
 
 /// One family's listing; the configuration error, if any.
-fn family<K: mbhash_core::engine::Kernels>(algos: &str) -> Option<String> {
+/// Prints every hash family of the catalogue
+/// ([`mbhash_core::for_each_family!`]) and collects their errors.
+macro_rules! hash_families {
+    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
+        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
+        big_endian: $big:literal, lanes: $lanes:literal,
+        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
+    };)*) => {
+        fn hash_families(errors: &mut Vec<String>) {
+            $(
+                errors.extend(family::<mbhash_core::engine::$kernels>());
+                println!();
+            )*
+        }
+    };
+}
+
+mbhash_core::for_each_family!(hash_families);
+
+fn family<K: mbhash_core::engine::Kernels>() -> Option<String> {
+    use mbhash_core::alg::Family;
+    let family = <K::Family as Family>::ENGINE_FAMILY;
+    let algos: Vec<&str> = mbhash_core::Algo::ALL
+        .into_iter()
+        .filter(|a| mbhash_core::engine::EngineFamily::of(*a) == family)
+        .map(|a| a.name())
+        .collect();
+    let algos = algos.join(", ");
     use mbhash_core::engine::{Engine, LaneEngine, Step};
 
     let auto = Engine::<K>::auto();

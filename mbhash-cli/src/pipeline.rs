@@ -354,6 +354,9 @@ fn sha2_digest(algo: Algo, data: &[u8]) -> Vec<u8> {
         Algo::Sha384 => sha2::Sha384::digest(data).to_vec(),
         Algo::Sha512_256 => sha2::Sha512_256::digest(data).to_vec(),
         Algo::Sha512_224 => sha2::Sha512_224::digest(data).to_vec(),
+        Algo::Md5 => md5::Md5::digest(data).to_vec(),
+        Algo::Sha1 => sha1::Sha1::digest(data).to_vec(),
+        Algo::Sm3 => sm3::Sm3::digest(data).to_vec(),
     }
 }
 

@@ -96,6 +96,8 @@ pub trait Family: sealed::Sealed + Sized + 'static {
     /// The lanes of a job manager's lane set: as many as the family's
     /// widest kernel runs (16 for SHA-256, 8 for SHA-512), for jobs `J`.
     type Lanes<J>: crate::lanes::LaneCount<Self, J>;
+    /// The family's engines, default and environment variable.
+    const ENGINE_FAMILY: crate::engine::EngineFamily;
     /// The number of those lanes (checked equal at compile time).
     const LANES: usize;
     /// Words in the state.
@@ -207,6 +209,8 @@ pub trait Algorithm: Sized + Send + Sync + 'static {
     const CHECK_TAGS: &'static [&'static str];
     /// Python's `hashlib` name, e.g. `"sha512_256"`.
     const HASHLIB: &'static str;
+    /// The C library's number of the algorithm (`MBH_SHA256` = 1, ...).
+    const C_ID: u32;
     /// The run-time id of the algorithm.
     const ALGO: Algo;
     /// Initial chaining value.
@@ -220,11 +224,76 @@ pub type StateOf<A> = <<A as Algorithm>::Family as Family>::State;
 /// The block type of an algorithm's family.
 pub type BlockOf<A> = <<A as Algorithm>::Family as Family>::Block;
 
-/// The families, one per line: word, state width, block, length field, byte
-/// order, engine and lanes (the widest kernel's).
+/// Calls the macro `$m` with the catalogue of every hash family, as
+/// [`for_each_algorithm!`](crate::for_each_algorithm) does with the
+/// algorithms: `[ARGS]`, then one entry per family:
+///
+/// ```text
+/// #[doc = ...] Variant = FamilyType {
+///     word: u32, words: 8, block: 64, length: 8, big_endian: true, lanes: 16,
+///     engine: Sha256Engine, kernels: Sha256Kernels, name: "sha256",
+/// };
+/// ```
+///
+/// `FamilyType` is the [`Family`] generated here; `Variant` its
+/// [`EngineFamily`](crate::engine::EngineFamily); `word` and `words` the
+/// state, `block` and `length` the bytes of a block and of the padding's
+/// length field, `big_endian` the byte order of the length and the digest,
+/// `lanes` the widest kernel's lanes (the lane set's size), `engine` and
+/// `kernels` the names of the family's engine alias and its
+/// [`Kernels`](crate::engine::Kernels) (written in `engine/<name>.rs`),
+/// `name` the family's name in messages and engine variables
+/// (`MBHASH_<NAME>_ENGINE`). The families, the engine aliases,
+/// `EngineFamily`, `AnyEngine`, the per-family defaults and the service's
+/// per-family engines are generated from it.
+#[macro_export]
+macro_rules! for_each_family {
+    (@list [$($m:tt)*] [$($args:tt)*]) => {
+        $($m)*! { [$($args)*]
+            /// SHA-256 and SHA-224: eight 32-bit words, 64-byte blocks, a 64-bit
+            /// big-endian length.
+            Sha256 = Sha256Family {
+                word: u32, words: 8, block: 64, length: 8, big_endian: true, lanes: 16,
+                engine: Sha256Engine, kernels: Sha256Kernels, name: "sha256",
+            };
+            /// SHA-512, SHA-384, SHA-512/256 and SHA-512/224: eight 64-bit words,
+            /// 128-byte blocks, a 128-bit big-endian length.
+            Sha512 = Sha512Family {
+                word: u64, words: 8, block: 128, length: 16, big_endian: true, lanes: 8,
+                engine: Sha512Engine, kernels: Sha512Kernels, name: "sha512",
+            };
+            /// MD5 (RFC 1321): four 32-bit words, 64-byte blocks, a 64-bit
+            /// little-endian length, a little-endian digest.
+            Md5 = Md5Family {
+                word: u32, words: 4, block: 64, length: 8, big_endian: false, lanes: 16,
+                engine: Md5Engine, kernels: Md5Kernels, name: "md5",
+            };
+            /// SHA-1 (FIPS 180-4): five 32-bit words, 64-byte blocks, a 64-bit
+            /// big-endian length.
+            Sha1 = Sha1Family {
+                word: u32, words: 5, block: 64, length: 8, big_endian: true, lanes: 16,
+                engine: Sha1Engine, kernels: Sha1Kernels, name: "sha1",
+            };
+            /// SM3 (GB/T 32905-2016): eight 32-bit words, 64-byte blocks, a
+            /// 64-bit big-endian length.
+            Sm3 = Sm3Family {
+                word: u32, words: 8, block: 64, length: 8, big_endian: true, lanes: 16,
+                engine: Sm3Engine, kernels: Sm3Kernels, name: "sm3",
+            };
+        }
+    };
+    ($m:ident $(, $($args:tt)*)?) => {
+        $crate::for_each_family! { @list [$m] [$($($args)*)?] }
+    };
+}
+
+/// The families' [`Family`] impls, from the catalogue.
 macro_rules! families {
-    ($($(#[$doc:meta])* $ty:ident: $word:ty, $words:literal words, $block:literal-byte blocks,
-       $len:literal-byte length, big_endian = $big:literal, $engine:ty, $lanes:literal lanes;)*) => {$(
+    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
+        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
+        big_endian: $big:literal, lanes: $lanes:literal,
+        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
+    };)*) => {$(
         $(#[$doc])*
         #[derive(Debug)]
         pub enum $ty {}
@@ -235,8 +304,9 @@ macro_rules! families {
             type Word = $word;
             type State = [$word; $words];
             type Block = [u8; $block];
-            type Engine = $engine;
+            type Engine = crate::engine::$engine;
             type Lanes<J> = crate::lanes::Lanes<$lanes>;
+            const ENGINE_FAMILY: crate::engine::EngineFamily = crate::engine::EngineFamily::$v;
             const LANES: usize = $lanes;
             const STATE_WORDS: usize = $words;
             const BLOCK_LEN: usize = $block;
@@ -269,16 +339,7 @@ macro_rules! families {
     )*};
 }
 
-families! {
-    /// SHA-256 and SHA-224: eight 32-bit words, 64-byte blocks, a 64-bit
-    /// big-endian length.
-    Sha256Family: u32, 8 words, 64-byte blocks, 8-byte length, big_endian = true,
-        crate::engine::Sha256Engine, 16 lanes;
-    /// SHA-512, SHA-384, SHA-512/256 and SHA-512/224: eight 64-bit words,
-    /// 128-byte blocks, a 128-bit big-endian length.
-    Sha512Family: u64, 8 words, 128-byte blocks, 16-byte length, big_endian = true,
-        crate::engine::Sha512Engine, 8 lanes;
-}
+crate::for_each_family!(families);
 
 /// The marker types, generated from the catalogue
 /// ([`for_each_algorithm!`](crate::for_each_algorithm)).
@@ -287,7 +348,7 @@ macro_rules! markers {
         family: $family:ident, iv: $iv:path, len: $len:literal,
         name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
         hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
-        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident] $(,)?
+        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident], c: $c:literal $(,)?
     };)*) => {$(
         #[doc = concat!("Marker for ", stringify!($v), ": the [`Algorithm`] of [`crate::", stringify!($hasher), "`].")]
         #[derive(Debug)]
@@ -300,6 +361,7 @@ macro_rules! markers {
             const TAG: &'static str = $tag;
             const CHECK_TAGS: &'static [&'static str] = &[$($tags),*];
             const HASHLIB: &'static str = $hashlib;
+            const C_ID: u32 = $c;
             const ALGO: Algo = Algo::$v;
             const IV: <$family as Family>::State = $iv;
             const ZERO_OUTPUT: [u8; $len] = [0; $len];

@@ -45,7 +45,8 @@ use crate::alg::{Algorithm, Family};
 /// type aliases (with the hasher's drop-in note); `oid` the ASN.1 object
 /// identifier; `sizes` the `digest` crate's typenum sizes of the output, the
 /// block, the saved block-level state and the saved hasher state (checked
-/// against the family at compile time).
+/// against the family at compile time); `c` the C library's number
+/// (`MBH_SHA256`, ...; 7 is `MBH_CRC32C`'s, for the engine functions).
 ///
 /// This is the one list of algorithms: the markers, [`Algo`],
 /// [`with_algo!`](crate::with_algo), the hashers, the manager and context
@@ -63,7 +64,7 @@ macro_rules! for_each_algorithm {
                 name: "sha256", tag: "SHA256", tags: ["SHA256", "SHA2-256"], hashlib: "sha256",
                 hasher: Sha256 "a drop-in for `sha2::Sha256`",
                 manager: Sha256Manager, context: Sha256Context,
-                oid: "2.16.840.1.101.3.4.2.1", sizes: [U32, U64, U40, U104],
+                oid: "2.16.840.1.101.3.4.2.1", sizes: [U32, U64, U40, U104], c: 1,
             };
             /// SHA-224 (SHA-256 family).
             Sha224 = Sha224Alg {
@@ -71,7 +72,7 @@ macro_rules! for_each_algorithm {
                 name: "sha224", tag: "SHA224", tags: ["SHA224", "SHA2-224"], hashlib: "sha224",
                 hasher: Sha224 "a drop-in for `sha2::Sha224`",
                 manager: Sha224Manager, context: Sha224Context,
-                oid: "2.16.840.1.101.3.4.2.4", sizes: [U28, U64, U40, U104],
+                oid: "2.16.840.1.101.3.4.2.4", sizes: [U28, U64, U40, U104], c: 2,
             };
             /// SHA-512.
             Sha512 = Sha512Alg {
@@ -79,7 +80,7 @@ macro_rules! for_each_algorithm {
                 name: "sha512", tag: "SHA512", tags: ["SHA512", "SHA2-512"], hashlib: "sha512",
                 hasher: Sha512 "a drop-in for `sha2::Sha512`",
                 manager: Sha512Manager, context: Sha512Context,
-                oid: "2.16.840.1.101.3.4.2.3", sizes: [U64, U128, U80, U208],
+                oid: "2.16.840.1.101.3.4.2.3", sizes: [U64, U128, U80, U208], c: 3,
             };
             /// SHA-384 (SHA-512 family).
             Sha384 = Sha384Alg {
@@ -87,7 +88,7 @@ macro_rules! for_each_algorithm {
                 name: "sha384", tag: "SHA384", tags: ["SHA384", "SHA2-384"], hashlib: "sha384",
                 hasher: Sha384 "a drop-in for `sha2::Sha384`",
                 manager: Sha384Manager, context: Sha384Context,
-                oid: "2.16.840.1.101.3.4.2.2", sizes: [U48, U128, U80, U208],
+                oid: "2.16.840.1.101.3.4.2.2", sizes: [U48, U128, U80, U208], c: 4,
             };
             /// SHA-512/256 (SHA-512 family; ZFS's "sha512" checksum).
             Sha512_256 = Sha512_256Alg {
@@ -97,7 +98,7 @@ macro_rules! for_each_algorithm {
                 hashlib: "sha512_256",
                 hasher: Sha512_256 "a drop-in for `sha2::Sha512_256`",
                 manager: Sha512_256Manager, context: Sha512_256Context,
-                oid: "2.16.840.1.101.3.4.2.6", sizes: [U32, U128, U80, U208],
+                oid: "2.16.840.1.101.3.4.2.6", sizes: [U32, U128, U80, U208], c: 5,
             };
             /// SHA-512/224 (SHA-512 family).
             Sha512_224 = Sha512_224Alg {
@@ -107,7 +108,33 @@ macro_rules! for_each_algorithm {
                 hashlib: "sha512_224",
                 hasher: Sha512_224 "a drop-in for `sha2::Sha512_224`",
                 manager: Sha512_224Manager, context: Sha512_224Context,
-                oid: "2.16.840.1.101.3.4.2.5", sizes: [U28, U128, U80, U208],
+                oid: "2.16.840.1.101.3.4.2.5", sizes: [U28, U128, U80, U208], c: 6,
+            };
+            /// MD5 (RFC 1321): not collision-resistant; for S3 ETags, rsync and
+            /// checksums of record.
+            Md5 = Md5Alg {
+                family: Md5Family, iv: mbhash_simd::md5::IV, len: 16,
+                name: "md5", tag: "MD5", tags: ["MD5"], hashlib: "md5",
+                hasher: Md5 "a drop-in for `md5::Md5` (crate `md-5`)",
+                manager: Md5Manager, context: Md5Context,
+                oid: "1.2.840.113549.2.5", sizes: [U16, U64, U24, U88], c: 8,
+            };
+            /// SHA-1 (FIPS 180-4): not collision-resistant; for git, dedup
+            /// stores and checksums of record.
+            Sha1 = Sha1Alg {
+                family: Sha1Family, iv: mbhash_simd::sha1::IV, len: 20,
+                name: "sha1", tag: "SHA1", tags: ["SHA1"], hashlib: "sha1",
+                hasher: Sha1 "a drop-in for `sha1::Sha1`",
+                manager: Sha1Manager, context: Sha1Context,
+                oid: "1.3.14.3.2.26", sizes: [U20, U64, U28, U92], c: 9,
+            };
+            /// SM3 (GB/T 32905-2016).
+            Sm3 = Sm3Alg {
+                family: Sm3Family, iv: mbhash_simd::sm3::IV, len: 32,
+                name: "sm3", tag: "SM3", tags: ["SM3"], hashlib: "sm3",
+                hasher: Sm3 "a drop-in for `sm3::Sm3`",
+                manager: Sm3Manager, context: Sm3Context,
+                oid: "1.2.156.10197.1.401", sizes: [U32, U64, U40, U104], c: 10,
             };
         }
     };
@@ -199,6 +226,13 @@ const _: () = {
     while i < Algo::ALL.len() {
         assert!(Algo::ALL[i].output_len() <= MAX_OUTPUT_LEN);
         assert!(Algo::ALL[i] as usize == i);
+        // 0 is no algorithm, 7 the C library's CRC32C (an engine family).
+        assert!(Algo::ALL[i].c_id() != 0 && Algo::ALL[i].c_id() != 7);
+        let mut j = 0;
+        while j < i {
+            assert!(Algo::ALL[i].c_id() != Algo::ALL[j].c_id());
+            j += 1;
+        }
         i += 1;
     }
 };
@@ -224,6 +258,11 @@ impl Algo {
     /// Python's `hashlib` name, e.g. `"sha512_256"`.
     pub const fn hashlib_name(self) -> &'static str {
         with_algo!(self, A => A::HASHLIB)
+    }
+
+    /// The C library's number (`MBH_SHA256` = 1, ...).
+    pub const fn c_id(self) -> u32 {
+        with_algo!(self, A => A::C_ID)
     }
 
     /// Hashes `data` at once on the calling thread, with the configured

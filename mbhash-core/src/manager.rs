@@ -500,7 +500,7 @@ macro_rules! aliases {
         family: $family:ident, iv: $iv:path, len: $len:literal,
         name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
         hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
-        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident] $(,)?
+        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident], c: $c:literal $(,)?
     };)*) => {$(
         #[doc = concat!("A ", $tag, " job manager.")]
         pub type $manager<'a> = JobManager<'a, crate::alg::$t>;

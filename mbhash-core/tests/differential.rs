@@ -7,7 +7,8 @@ mod common;
 
 use common::{Job, Rng, TestFamily, check_digests, run_jobs, sha256_engines, sha512_engines};
 use mbhash_core::alg::{
-    Algorithm, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg,
+    Algorithm, Md5Alg, Sha1Alg, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg,
+    Sha512Alg, Sm3Alg,
 };
 use mbhash_core::engine::{LaneEngine, Sha256Engine};
 
@@ -244,4 +245,34 @@ fn hash_many_short_messages() {
     family::<Sha224Alg>(119);
     family::<Sha512Alg>(239);
     family::<Sha512_256Alg>(239);
+    family::<Md5Alg>(119);
+    family::<Sha1Alg>(119);
+    family::<Sm3Alg>(119);
+}
+
+/// MD5, SHA-1 and SM3 (64-byte blocks, a 64-bit length: little-endian for
+/// MD5) on every engine: every length to 200, every lane fill with ragged
+/// lengths around the block and padding boundaries, random mixes of
+/// multi-part jobs, against the RustCrypto crates.
+fn block64_family<A: Algorithm>(seed: u64) {
+    for engine in <A::Family as TestFamily>::engines() {
+        every_length::<A>(engine);
+        lane_fills::<A>(engine);
+        random_mix::<A>(engine, seed);
+    }
+}
+
+#[test]
+fn md5_differential() {
+    block64_family::<Md5Alg>(0x3d5);
+}
+
+#[test]
+fn sha1_differential() {
+    block64_family::<Sha1Alg>(0x5a1);
+}
+
+#[test]
+fn sm3_differential() {
+    block64_family::<Sm3Alg>(0x53);
 }

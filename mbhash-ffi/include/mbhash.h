@@ -25,6 +25,15 @@
 // Digest length of `MBH_SHA512_224`, in bytes.
 #define MBH_SHA512_224_DIGEST_LEN 28
 
+// Digest length of `MBH_MD5`, in bytes.
+#define MBH_MD5_DIGEST_LEN 16
+
+// Digest length of `MBH_SHA1`, in bytes.
+#define MBH_SHA1_DIGEST_LEN 20
+
+// Digest length of `MBH_SM3`, in bytes.
+#define MBH_SM3_DIGEST_LEN 32
+
 // The longest digest of any algorithm, in bytes.
 #define MBH_MAX_DIGEST_LEN 64
 
@@ -408,6 +417,15 @@ typedef struct mbh_dmverity_result {
 
 // SHA-512/224, 28-byte digest (SHA-512 family).
 #define MBH_SHA512_224 6
+
+// MD5 (RFC 1321), 16-byte digest.
+#define MBH_MD5 8
+
+// SHA-1 (FIPS 180-4), 20-byte digest.
+#define MBH_SHA1 9
+
+// SM3 (GB/T 32905-2016), 32-byte digest.
+#define MBH_SM3 10
 
 // A middle chunk of a stream that has begun.
 #define MBH_UPDATE 0

@@ -5,9 +5,7 @@ use core::ffi::CStr;
 use core::mem::size_of;
 
 use mbhash_core::alg::{self as a, Algorithm, Family};
-use mbhash_core::engine::{
-    Engine, EngineError, Kernels, LaneEngine, Sha256Kernels, Sha512Kernels, Step,
-};
+use mbhash_core::engine::{EngineError, EngineFamily, Kernels, LaneEngine, Step};
 use mbhash_core::{Flags, JobManager};
 
 use crate::boundary::{mbh_result, non_null, write_out};
@@ -29,6 +27,13 @@ pub const MBH_SHA512_256: mbh_algorithm = 5;
 /// SHA-512/224, 28-byte digest (SHA-512 family).
 pub const MBH_SHA512_224: mbh_algorithm = 6;
 
+/// MD5 (RFC 1321), 16-byte digest.
+pub const MBH_MD5: mbh_algorithm = 8;
+/// SHA-1 (FIPS 180-4), 20-byte digest.
+pub const MBH_SHA1: mbh_algorithm = 9;
+/// SM3 (GB/T 32905-2016), 32-byte digest.
+pub const MBH_SM3: mbh_algorithm = 10;
+
 /// Digest length of `MBH_SHA256`, in bytes.
 pub const MBH_SHA256_DIGEST_LEN: usize = 32;
 /// Digest length of `MBH_SHA224`, in bytes.
@@ -41,6 +46,12 @@ pub const MBH_SHA384_DIGEST_LEN: usize = 48;
 pub const MBH_SHA512_256_DIGEST_LEN: usize = 32;
 /// Digest length of `MBH_SHA512_224`, in bytes.
 pub const MBH_SHA512_224_DIGEST_LEN: usize = 28;
+/// Digest length of `MBH_MD5`, in bytes.
+pub const MBH_MD5_DIGEST_LEN: usize = 16;
+/// Digest length of `MBH_SHA1`, in bytes.
+pub const MBH_SHA1_DIGEST_LEN: usize = 20;
+/// Digest length of `MBH_SM3`, in bytes.
+pub const MBH_SM3_DIGEST_LEN: usize = 32;
 /// The longest digest of any algorithm, in bytes.
 pub const MBH_MAX_DIGEST_LEN: usize = 64;
 
@@ -126,16 +137,22 @@ pub(crate) trait FfiAlg: Algorithm {
     /// Wraps a manager of this algorithm.
     fn wrap(m: JobManager<'static, Self>) -> AnyManager;
     /// The family's engine with this name.
-    fn engine_from_name(name: &str) -> Result<EngineOf<Self>, EngineError>;
+    fn engine_from_name(name: &str) -> Result<EngineOf<Self>, EngineError> {
+        <EngineOf<Self> as LaneEngine<<Self as Algorithm>::Family>>::from_name(name)
+    }
     /// The configured engine: named by the family's environment variable,
     /// else `auto`.
     fn configured_engine() -> Result<EngineOf<Self>, EngineError> {
         <EngineOf<Self> as LaneEngine<<Self as Algorithm>::Family>>::try_configured()
     }
     /// True if the family's engine with this (known) name runs here.
-    fn engine_is_supported(name: &str) -> bool;
+    fn engine_is_supported(name: &str) -> bool {
+        <EngineOf<Self> as LaneEngine<<Self as Algorithm>::Family>>::is_supported(name)
+    }
     /// The family's engine names as C strings, `auto` first.
-    fn engine_names() -> &'static [&'static CStr];
+    fn engine_names() -> &'static [&'static CStr] {
+        family_engine_names(<Self::Family as Family>::ENGINE_FAMILY)
+    }
 }
 
 /// Room for an engine name and its NUL.
@@ -175,93 +192,85 @@ const fn c_names<const N: usize>(bytes: &'static [[u8; NAME_CAP]; N]) -> [&'stat
     out
 }
 
-/// Engine names of the SHA-256 family.
-const SHA256_COUNT: usize = Sha256Kernels::KINDS.len() + 1;
-static SHA256_BYTES: [[u8; NAME_CAP]; SHA256_COUNT] = name_bytes(Sha256Kernels::KINDS);
-static SHA256_NAMES: [&CStr; SHA256_COUNT] = c_names(&SHA256_BYTES);
-/// Engine names of the SHA-512 family.
-const SHA512_COUNT: usize = Sha512Kernels::KINDS.len() + 1;
-static SHA512_BYTES: [[u8; NAME_CAP]; SHA512_COUNT] = name_bytes(Sha512Kernels::KINDS);
-static SHA512_NAMES: [&CStr; SHA512_COUNT] = c_names(&SHA512_BYTES);
-
-macro_rules! ffi_alg {
-    ($ty:ident = $marker:ident, $raw:ident, $len:ident, $kernels:ident, $names:ident) => {
-        const _: () = assert!(size_of::<<a::$marker as Algorithm>::Output>() == $len);
-
-        impl FfiAlg for a::$marker {
-            const RAW: mbh_algorithm = $raw;
-            const DIGEST_LEN: usize = $len;
-            fn manager(m: &mut AnyManager) -> Option<&mut JobManager<'static, Self>> {
-                match m {
-                    AnyManager::$ty(m) => Some(m),
-                    _ => None,
-                }
-            }
-            fn manager_ref(m: &AnyManager) -> Option<&JobManager<'static, Self>> {
-                match m {
-                    AnyManager::$ty(m) => Some(m),
-                    _ => None,
-                }
-            }
-            fn wrap(m: JobManager<'static, Self>) -> AnyManager {
-                AnyManager::$ty(m)
-            }
-            fn engine_from_name(name: &str) -> Result<EngineOf<Self>, EngineError> {
-                Engine::<$kernels>::from_name(name)
-            }
-            fn engine_is_supported(name: &str) -> bool {
-                Engine::<$kernels>::is_supported(name)
-            }
-            fn engine_names() -> &'static [&'static CStr] {
-                &$names
+/// The engine names of a hash family (generated from the family catalogue,
+/// [`mbhash_core::for_each_family!`]), as C strings, `auto` first.
+macro_rules! family_names {
+    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
+        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
+        big_endian: $big:literal, lanes: $lanes:literal,
+        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
+    };)*) => {
+        /// The engine names of a hash family as C strings, `auto` first.
+        pub(crate) fn family_engine_names(family: EngineFamily) -> &'static [&'static CStr] {
+            match family {
+                $(EngineFamily::$v => {
+                    type K = mbhash_core::engine::$kernels;
+                    const COUNT: usize = K::KINDS.len() + 1;
+                    static BYTES: [[u8; NAME_CAP]; COUNT] = name_bytes(K::KINDS);
+                    static NAMES: [&CStr; COUNT] = c_names(&BYTES);
+                    &NAMES
+                })*
+                #[cfg(feature = "std")]
+                EngineFamily::Crc32c => &crate::engine::CRC32C_NAMES,
             }
         }
     };
 }
 
-// The C side of the algorithm list: one line per algorithm.
-ffi_alg!(
-    Sha256 = Sha256Alg,
-    MBH_SHA256,
-    MBH_SHA256_DIGEST_LEN,
-    Sha256Kernels,
-    SHA256_NAMES
-);
-ffi_alg!(
-    Sha224 = Sha224Alg,
-    MBH_SHA224,
-    MBH_SHA224_DIGEST_LEN,
-    Sha256Kernels,
-    SHA256_NAMES
-);
-ffi_alg!(
-    Sha512 = Sha512Alg,
-    MBH_SHA512,
-    MBH_SHA512_DIGEST_LEN,
-    Sha512Kernels,
-    SHA512_NAMES
-);
-ffi_alg!(
-    Sha384 = Sha384Alg,
-    MBH_SHA384,
-    MBH_SHA384_DIGEST_LEN,
-    Sha512Kernels,
-    SHA512_NAMES
-);
-ffi_alg!(
-    Sha512_256 = Sha512_256Alg,
-    MBH_SHA512_256,
-    MBH_SHA512_256_DIGEST_LEN,
-    Sha512Kernels,
-    SHA512_NAMES
-);
-ffi_alg!(
-    Sha512_224 = Sha512_224Alg,
-    MBH_SHA512_224,
-    MBH_SHA512_224_DIGEST_LEN,
-    Sha512Kernels,
-    SHA512_NAMES
-);
+mbhash_core::for_each_family!(family_names);
+
+/// The C side of every algorithm of the catalogue
+/// ([`mbhash_core::for_each_algorithm!`]): its number and its manager in
+/// [`AnyManager`].
+macro_rules! ffi_algs {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident $info:tt;)*) => {$(
+        impl FfiAlg for a::$t {
+            const RAW: mbh_algorithm = <a::$t as Algorithm>::C_ID;
+            const DIGEST_LEN: usize = size_of::<<a::$t as Algorithm>::Output>();
+            fn manager(m: &mut AnyManager) -> Option<&mut JobManager<'static, Self>> {
+                match m {
+                    AnyManager::$v(m) => Some(m),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+            fn manager_ref(m: &AnyManager) -> Option<&JobManager<'static, Self>> {
+                match m {
+                    AnyManager::$v(m) => Some(m),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+            fn wrap(m: JobManager<'static, Self>) -> AnyManager {
+                AnyManager::$v(m)
+            }
+        }
+    )*};
+}
+
+mbhash_core::for_each_algorithm!(ffi_algs);
+
+// The C constants (written out for cbindgen) are the catalogue's numbers and
+// lengths.
+const _: () = {
+    let c = [
+        (MBH_SHA256, MBH_SHA256_DIGEST_LEN, Alg::Sha256),
+        (MBH_SHA224, MBH_SHA224_DIGEST_LEN, Alg::Sha224),
+        (MBH_SHA512, MBH_SHA512_DIGEST_LEN, Alg::Sha512),
+        (MBH_SHA384, MBH_SHA384_DIGEST_LEN, Alg::Sha384),
+        (MBH_SHA512_256, MBH_SHA512_256_DIGEST_LEN, Alg::Sha512_256),
+        (MBH_SHA512_224, MBH_SHA512_224_DIGEST_LEN, Alg::Sha512_224),
+        (MBH_MD5, MBH_MD5_DIGEST_LEN, Alg::Md5),
+        (MBH_SHA1, MBH_SHA1_DIGEST_LEN, Alg::Sha1),
+        (MBH_SM3, MBH_SM3_DIGEST_LEN, Alg::Sm3),
+    ];
+    assert!(c.len() == Alg::ALL.len());
+    let mut i = 0;
+    while i < c.len() {
+        assert!(c[i].0 == c[i].2.c_id() && c[i].1 == c[i].2.output_len());
+        i += 1;
+    }
+};
 
 const _: () = assert!(MBH_MAX_DIGEST_LEN == mbhash_core::algo::MAX_OUTPUT_LEN);
 
@@ -293,21 +302,20 @@ pub unsafe extern "C" fn mbh_digest_len(alg: mbh_algorithm, len_out: *mut usize)
 mod tests {
     use super::*;
 
-    /// The compile-time C names are the engines' names, in order.
+    /// The compile-time C names are the engines' names, in order, for
+    /// every algorithm.
     #[test]
     fn engine_names_match_the_engines() {
-        fn check<A: FfiAlg, K: Kernels>() {
+        fn check<A: FfiAlg>() {
             let c: Vec<&str> = A::engine_names()
                 .iter()
                 .map(|n| n.to_str().expect("ASCII"))
                 .collect();
-            assert_eq!(c, Engine::<K>::names().collect::<Vec<_>>());
+            let err = A::engine_from_name("no such engine").unwrap_err();
+            assert_eq!(c, err.valid().collect::<Vec<_>>(), "{}", A::NAME);
         }
-        check::<a::Sha256Alg, Sha256Kernels>();
-        check::<a::Sha224Alg, Sha256Kernels>();
-        check::<a::Sha512Alg, Sha512Kernels>();
-        check::<a::Sha384Alg, Sha512Kernels>();
-        check::<a::Sha512_256Alg, Sha512Kernels>();
-        check::<a::Sha512_224Alg, Sha512Kernels>();
+        for algo in Alg::ALL {
+            with_algo!(algo, A => check::<A>());
+        }
     }
 }

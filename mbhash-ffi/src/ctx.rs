@@ -4,7 +4,6 @@ use core::ffi::c_void;
 use core::mem::{ManuallyDrop, align_of, size_of};
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use mbhash_core::alg::{Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg};
 use mbhash_core::{Context, Status};
 
 use crate::alg::{Alg, AlgRaw, FfiAlg, mbh_algorithm, mbh_status, with_algo};
@@ -56,16 +55,19 @@ pub(crate) struct CtxInner {
     ctx: AnyContext,
 }
 
-/// Room for the Rust context of any algorithm.
-#[repr(C)]
-union AnyContext {
-    sha256: ManuallyDrop<Context<Sha256Alg>>,
-    sha224: ManuallyDrop<Context<Sha224Alg>>,
-    sha512: ManuallyDrop<Context<Sha512Alg>>,
-    sha384: ManuallyDrop<Context<Sha384Alg>>,
-    sha512_256: ManuallyDrop<Context<Sha512_256Alg>>,
-    sha512_224: ManuallyDrop<Context<Sha512_224Alg>>,
+/// Room for the Rust context of any algorithm of the catalogue
+/// ([`mbhash_core::for_each_algorithm!`]).
+macro_rules! any_context {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident $info:tt;)*) => {
+        #[repr(C)]
+        #[allow(non_snake_case)]
+        union AnyContext {
+            $($v: ManuallyDrop<Context<mbhash_core::alg::$t>>,)*
+        }
+    };
 }
+
+mbhash_core::for_each_algorithm!(any_context);
 
 impl CtxInner {
     /// The Rust context, as algorithm `A` (a raw pointer: see the type's

@@ -6,10 +6,9 @@ use mbhash_core::engine::{EngineError, EngineErrorKind};
 
 use core::ffi::CStr;
 
-use mbhash_core::alg as a;
 use mbhash_core::engine::EngineFamily;
 
-use crate::alg::{Alg, AlgRaw, FfiAlg, mbh_algorithm};
+use crate::alg::{Alg, AlgRaw, FfiAlg, mbh_algorithm, with_algo};
 use crate::boundary::{boundary, mbh_result, name_str, non_null, write_out};
 
 /// CRC32C, for the engine functions: `mbh_engine_count`, `mbh_engine_name`,
@@ -31,29 +30,27 @@ fn family(alg: mbh_algorithm) -> Result<EngineFamily, mbh_result> {
 
 /// The engine names of a family, as C strings, `auto` first.
 fn names(family: EngineFamily) -> &'static [&'static CStr] {
-    match family {
-        EngineFamily::Sha256 => a::Sha256Alg::engine_names(),
-        EngineFamily::Sha512 => a::Sha512Alg::engine_names(),
-        #[cfg(feature = "std")]
-        EngineFamily::Crc32c => &CRC32C_NAMES,
-    }
+    crate::alg::family_engine_names(family)
 }
 
 /// The CRC32C engines' names (checked against `Crc32cEngine::ALL` by a
 /// test).
 #[cfg(feature = "std")]
-static CRC32C_NAMES: [&CStr; 5] = [c"auto", c"table", c"sse42", c"vpclmul", c"vpclmul-fold"];
+pub(crate) static CRC32C_NAMES: [&CStr; 5] =
+    [c"auto", c"table", c"sse42", c"vpclmul", c"vpclmul-fold"];
 
 /// True if this CPU runs the family's engine with this (known) name.
 fn supported(family: EngineFamily, name: &str) -> bool {
-    match family {
-        EngineFamily::Sha256 => a::Sha256Alg::engine_is_supported(name),
-        EngineFamily::Sha512 => a::Sha512Alg::engine_is_supported(name),
-        #[cfg(feature = "std")]
-        EngineFamily::Crc32c => {
-            mbhash_core::crc32c::Crc32cEngine::from_name(name).is_some_and(|e| e.is_supported())
-        }
+    #[cfg(feature = "std")]
+    if family == EngineFamily::Crc32c {
+        return mbhash_core::crc32c::Crc32cEngine::from_name(name)
+            .is_some_and(|e| e.is_supported());
     }
+    // A hash family: ask any of its algorithms (every family has one).
+    Alg::ALL
+        .into_iter()
+        .find(|a| EngineFamily::of(*a) == family)
+        .is_some_and(|alg| with_algo!(alg, A => A::engine_is_supported(name)))
 }
 
 /// The static C string of a family's engine name.

@@ -10,44 +10,23 @@
 //! `MBHASH_CRC32C_ENGINE`, read once per process); `auto`. An unknown or unsupported name, wherever it comes from, is a
 //! `ValueError` listing the valid names, never a silent fallback.
 
-use mbhash_core::alg::{Family, Sha256Family, Sha512Family};
+use mbhash_core::alg::Family;
 use mbhash_core::crc32c::{self, Crc32cEngine};
-use mbhash_core::engine::{
-    Engine, EngineError, EngineFamily, Kernels, LaneEngine, Sha256Engine, Sha256Kernels,
-    Sha512Engine, Sha512Kernels, Step,
-};
+use mbhash_core::engine::{Engine, EngineFamily, Kernels, LaneEngine, Step};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::algo;
 
-/// A SHA family as the module selects its engine.
-pub(crate) trait Select: Family {
-    /// The engine with this name.
-    fn by_name(name: &str) -> Result<Self::Engine, EngineError>;
-}
-
-impl Select for Sha256Family {
-    fn by_name(name: &str) -> Result<Sha256Engine, EngineError> {
-        Sha256Engine::from_name(name)
-    }
-}
-
-impl Select for Sha512Family {
-    fn by_name(name: &str) -> Result<Sha512Engine, EngineError> {
-        Sha512Engine::from_name(name)
-    }
-}
-
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
 /// The engine a call of family `F` runs (see the module docs).
-pub(crate) fn engine<F: Select>(name: Option<&str>) -> PyResult<F::Engine> {
+pub(crate) fn engine<F: Family>(name: Option<&str>) -> PyResult<F::Engine> {
     if let Some(name) = name {
-        return F::by_name(name).map_err(value_error);
+        return F::Engine::from_name(name).map_err(value_error);
     }
     F::Engine::try_configured().map_err(value_error)
 }
@@ -67,9 +46,10 @@ fn which(family: &str) -> PyResult<EngineFamily> {
         return Ok(EngineFamily::Crc32c);
     }
     let algo = algo::parse(family).map_err(|_| {
+        let families: Vec<&str> = EngineFamily::ALL.iter().map(|f| f.name()).collect();
         PyValueError::new_err(format!(
-            "unknown engine family {family:?} (families: sha256, sha512, crc32c, \
-             or an algorithm name)"
+            "unknown engine family {family:?} (families: {}, or an algorithm name)",
+            families.join(", ")
         ))
     })?;
     Ok(EngineFamily::of(algo))
@@ -100,10 +80,17 @@ pub(crate) fn set_engine(family: &str, name: Option<&str>) -> PyResult<()> {
 /// an unusable engine.
 #[pyfunction]
 pub(crate) fn get_engine(family: &str) -> PyResult<&'static str> {
-    Ok(match which(family)? {
-        EngineFamily::Sha256 => engine::<Sha256Family>(None)?.name(),
-        EngineFamily::Sha512 => engine::<Sha512Family>(None)?.name(),
-        EngineFamily::Crc32c => crc32c_engine(None)?.name(),
+    let family = which(family)?;
+    if family == EngineFamily::Crc32c {
+        return Ok(crc32c_engine(None)?.name());
+    }
+    // A hash family: the default of its algorithms (every family has one).
+    let algo = mbhash_core::Algo::ALL
+        .into_iter()
+        .find(|a| EngineFamily::of(*a) == family)
+        .expect("every hash family computes an algorithm");
+    mbhash_core::with_algo!(algo, A => {
+        Ok(engine::<<A as mbhash_core::alg::Algorithm>::Family>(None)?.name())
     })
 }
 
@@ -118,23 +105,42 @@ pub(crate) fn get_engine(family: &str) -> PyResult<&'static str> {
 #[pyfunction]
 pub(crate) fn engines(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let list = PyList::empty(py);
-    list.append(sha_family::<Sha256Kernels>(py, &["sha256", "sha224"])?)?;
-    list.append(sha_family::<Sha512Kernels>(
-        py,
-        &["sha512", "sha384", "sha512_256", "sha512_224"],
-    )?)?;
+    hash_families(py, &list)?;
     list.append(crc32c_family(py)?)?;
     Ok(list)
 }
 
-fn sha_family<'py, K>(py: Python<'py>, algorithms: &[&str]) -> PyResult<Bound<'py, PyDict>>
+/// Appends every hash family of the catalogue
+/// ([`mbhash_core::for_each_family!`]) to `list`.
+macro_rules! hash_families {
+    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
+        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
+        big_endian: $big:literal, lanes: $lanes:literal,
+        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
+    };)*) => {
+        fn hash_families(py: Python<'_>, list: &Bound<'_, PyList>) -> PyResult<()> {
+            $(list.append(hash_family::<mbhash_core::engine::$kernels>(py)?)?;)*
+            Ok(())
+        }
+    };
+}
+
+mbhash_core::for_each_family!(hash_families);
+
+fn hash_family<'py, K>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>>
 where
     K: Kernels,
-    K::Family: Select + Family<Engine = Engine<K>>,
+    K::Family: Family<Engine = Engine<K>>,
 {
     let d = PyDict::new(py);
     d.set_item("family", K::FAMILY)?;
-    d.set_item("algorithms", algorithms.to_vec())?;
+    let family = <K::Family as Family>::ENGINE_FAMILY;
+    let algorithms: Vec<&str> = mbhash_core::Algo::ALL
+        .into_iter()
+        .filter(|a| EngineFamily::of(*a) == family)
+        .map(|a| a.hashlib_name())
+        .collect();
+    d.set_item("algorithms", algorithms)?;
     d.set_item("env_var", K::ENV_VAR)?;
     let list = PyList::empty(py);
     for name in Engine::<K>::names() {

@@ -28,29 +28,35 @@ use crate::engines;
 /// cost more than the hash).
 const GIL_MIN: usize = 2048;
 
-/// A typed hasher of any algorithm.
-#[derive(Clone)]
-enum State {
-    Sha256(StreamHasher<alg::Sha256Alg>),
-    Sha224(StreamHasher<alg::Sha224Alg>),
-    Sha512(StreamHasher<alg::Sha512Alg>),
-    Sha384(StreamHasher<alg::Sha384Alg>),
-    Sha512_256(StreamHasher<alg::Sha512_256Alg>),
-    Sha512_224(StreamHasher<alg::Sha512_224Alg>),
-}
-
-macro_rules! each {
-    ($state:expr, $h:ident => $body:expr) => {
-        match $state {
-            State::Sha256($h) => $body,
-            State::Sha224($h) => $body,
-            State::Sha512($h) => $body,
-            State::Sha384($h) => $body,
-            State::Sha512_256($h) => $body,
-            State::Sha512_224($h) => $body,
+/// A typed hasher of any algorithm of the catalogue
+/// ([`mbhash_core::for_each_algorithm!`]), and `each!`, which runs an
+/// expression on whichever it is.
+macro_rules! states {
+    ([] $($(#[$doc:meta])* $v:ident = $t:ident $info:tt;)*) => {
+        #[derive(Clone)]
+        enum State {
+            $($v(StreamHasher<alg::$t>),)*
         }
+
+        macro_rules! each {
+            ($state:expr, $h:ident => $body:expr) => {
+                match $state {
+                    $(State::$v($h) => $body,)*
+                }
+            };
+        }
+
+        $(
+            impl From<StreamHasher<alg::$t>> for State {
+                fn from(h: StreamHasher<alg::$t>) -> State {
+                    State::$v(h)
+                }
+            }
+        )*
     };
 }
+
+mbhash_core::for_each_algorithm!(states);
 
 impl State {
     /// A fresh hasher and the name of its engine.
@@ -70,17 +76,6 @@ impl State {
         each!(self, h => h.clone().finalize_reset_output().as_ref().to_vec())
     }
 }
-
-macro_rules! from_hasher {
-    ($($variant:ident),*) => {$(
-        impl From<mbhash_core::$variant> for State {
-            fn from(h: mbhash_core::$variant) -> State {
-                State::$variant(h)
-            }
-        }
-    )*};
-}
-from_hasher!(Sha256, Sha224, Sha512, Sha384, Sha512_256, Sha512_224);
 
 /// A hash object, as hashlib's: update(data), digest(), hexdigest(),
 /// copy(), name, digest_size, block_size; engine is the name of the engine
@@ -304,6 +299,9 @@ macro_rules! constructors {
 }
 
 constructors! {
+    md5, Md5;
+    sha1, Sha1;
+    sm3, Sm3;
     sha224, Sha224;
     sha256, Sha256;
     sha384, Sha384;

@@ -2,7 +2,7 @@
 //! packages' tests build from crates.io; not a stable API):
 //!
 //! * [`Rng`]: splitmix64, deterministic and seedable;
-//! * [`oracle`]: the `sha2` crate's digest of an algorithm by name;
+//! * [`oracle`]: the RustCrypto digest of an algorithm by name;
 //! * [`skip_or_require`] and [`token_or_skip`]: the one way a test skips,
 //!   with a `SKIPPED` line past the harness's output capture, and the one
 //!   reading of `MBHASH_REQUIRE`, which turns that skip into a failure;
@@ -55,9 +55,10 @@ impl Rng {
     }
 }
 
-/// The `sha2` crate's digest of `data` for the algorithm named `name`
-/// (`"sha256"`, `"sha224"`, `"sha384"`, `"sha512"`, `"sha512-256"`,
-/// `"sha512-224"`, as mbhash spells them): the oracle.
+/// The RustCrypto digest of `data` for the algorithm named `name` (the
+/// `sha2` crate's `"sha256"`, `"sha224"`, `"sha384"`, `"sha512"`,
+/// `"sha512-256"`, `"sha512-224"`; `md-5`'s `"md5"`, `sha1`'s `"sha1"`,
+/// `sm3`'s `"sm3"`, as mbhash spells them): the oracle.
 ///
 /// # Panics
 /// On any other name.
@@ -70,6 +71,9 @@ pub fn oracle(name: &str, data: &[u8]) -> Vec<u8> {
         "sha512" => sha2::Sha512::digest(data).to_vec(),
         "sha512-256" => sha2::Sha512_256::digest(data).to_vec(),
         "sha512-224" => sha2::Sha512_224::digest(data).to_vec(),
+        "md5" => md5::Md5::digest(data).to_vec(),
+        "sha1" => sha1::Sha1::digest(data).to_vec(),
+        "sm3" => sm3::Sm3::digest(data).to_vec(),
         other => panic!("no oracle for {other}"),
     }
 }

@@ -27,13 +27,19 @@
 
 #[cfg(feature = "std")]
 mod calibrate;
+mod md5;
 mod plan;
+mod sha1;
 mod sha256;
 mod sha512;
+mod sm3;
 
+pub use md5::Md5Kernels;
 pub use plan::{NarrowSplit, Plan, Step};
+pub use sha1::Sha1Kernels;
 pub use sha256::Sha256Kernels;
 pub use sha512::Sha512Kernels;
+pub use sm3::Sm3Kernels;
 
 #[cfg(feature = "std")]
 use crate::race::Race;
@@ -41,11 +47,6 @@ use core::fmt;
 use core::sync::atomic::{AtomicU8, Ordering};
 
 use crate::alg::{Family, MAX_LANES};
-
-/// The SHA-256 / SHA-224 engine.
-pub type Sha256Engine = Engine<Sha256Kernels>;
-/// The SHA-512 family's engine.
-pub type Sha512Engine = Engine<Sha512Kernels>;
 
 /// What the job manager needs from an engine.
 pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
@@ -79,6 +80,24 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
 
     /// The engine's name as accepted by `from_name`.
     fn name(&self) -> &'static str;
+
+    /// The family's engine with this name.
+    ///
+    /// # Errors
+    /// Unknown or unsupported names; the error lists the valid ones.
+    fn from_name(name: &str) -> Result<Self, EngineError>;
+
+    /// True if the family's engine with this name runs on this CPU.
+    fn is_supported(name: &str) -> bool;
+
+    /// Every engine name of the family, `auto` first.
+    fn names() -> impl Iterator<Item = &'static str>;
+
+    /// The engine as a value of the one type of every family's engines.
+    fn into_any(self) -> AnyEngine;
+
+    /// The engine in `any`, if it is one of this family's.
+    fn from_any(any: AnyEngine) -> Option<Self>;
 
     /// The engine named by the family's environment variable, or `auto`
     /// when it is unset.
@@ -226,6 +245,10 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     /// `Step::ALL[i]` (an atomic, not a lock: racing first callers each
     /// measure, and a forked child never waits for a thread it lacks).
     fn single_cell() -> &'static AtomicU8;
+    /// The engine as an [`AnyEngine`].
+    fn wrap(engine: Engine<Self>) -> AnyEngine;
+    /// The engine in `any`, if it is of these kernels.
+    fn unwrap(any: AnyEngine) -> Option<Engine<Self>>;
 }
 
 /// The process-wide cells of a [`Kernels`] impl ([`Kernels::auto_cell`],
@@ -233,7 +256,19 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
 /// [`Kernels::default_cell`], [`Kernels::single_cell`]): each family's own
 /// statics, written once here.
 macro_rules! kernel_cells {
-    ($k:ty) => {
+    ($k:ty, $v:ident) => {
+        fn wrap(engine: $crate::engine::Engine<Self>) -> $crate::engine::AnyEngine {
+            $crate::engine::AnyEngine::$v(engine)
+        }
+
+        fn unwrap(any: $crate::engine::AnyEngine) -> Option<$crate::engine::Engine<Self>> {
+            match any {
+                $crate::engine::AnyEngine::$v(engine) => Some(engine),
+                #[allow(unreachable_patterns)]
+                _ => None,
+            }
+        }
+
         #[cfg(feature = "std")]
         fn auto_cell() -> &'static $crate::race::Race<$crate::engine::Engine<Self>> {
             static CELL: $crate::race::Race<$crate::engine::Engine<$k>> = $crate::race::Race::new();
@@ -708,6 +743,26 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
         self.name
     }
 
+    fn from_name(name: &str) -> Result<Self, EngineError> {
+        Engine::from_name(name)
+    }
+
+    fn is_supported(name: &str) -> bool {
+        Engine::<K>::is_supported(name)
+    }
+
+    fn names() -> impl Iterator<Item = &'static str> {
+        Engine::<K>::names()
+    }
+
+    fn into_any(self) -> AnyEngine {
+        K::wrap(self)
+    }
+
+    fn from_any(any: AnyEngine) -> Option<Self> {
+        K::unwrap(any)
+    }
+
     fn try_configured() -> Result<Self, EngineError> {
         Engine::try_configured()
     }
@@ -727,53 +782,135 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
     }
 }
 
-/// A family of algorithms that share one list of engines and one default
-/// engine: SHA-224 runs SHA-256's engines, the SHA-512 variants SHA-512's.
-/// (Not [`crate::alg::Family`], the compile-time trait of a SHA family's
-/// words and blocks.)
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum EngineFamily {
-    /// SHA-256 and SHA-224 ([`Sha256Engine`]).
-    Sha256,
-    /// SHA-512, SHA-384, SHA-512/256 and SHA-512/224 ([`Sha512Engine`]).
-    Sha512,
-    /// CRC32C ([`crate::crc32c::Crc32cEngine`]).
-    #[cfg(feature = "std")]
-    Crc32c,
-}
+/// The engine aliases, [`EngineFamily`], [`AnyEngine`] and the per-family
+/// defaults, from the family catalogue
+/// ([`for_each_family!`](crate::for_each_family)).
+macro_rules! engine_families {
+    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
+        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
+        big_endian: $big:literal, lanes: $lanes:literal,
+        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
+    };)*) => {
+        $(
+            #[doc = concat!("The ", $name, " family's engine (", stringify!($ty), ").")]
+            pub type $engine = Engine<$kernels>;
+        )*
 
-impl EngineFamily {
-    /// Every family.
-    #[cfg(feature = "std")]
-    pub const ALL: [EngineFamily; 3] = [
-        EngineFamily::Sha256,
-        EngineFamily::Sha512,
-        EngineFamily::Crc32c,
-    ];
-    /// Every family.
-    #[cfg(not(feature = "std"))]
-    pub const ALL: [EngineFamily; 2] = [EngineFamily::Sha256, EngineFamily::Sha512];
-
-    /// The family's name in messages: `"sha256"`, `"sha512"`, `"crc32c"`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            EngineFamily::Sha256 => "sha256",
-            EngineFamily::Sha512 => "sha512",
+        /// A family of algorithms that share one list of engines and one
+        /// default engine: SHA-224 runs SHA-256's engines, the SHA-512
+        /// variants SHA-512's; and CRC32C. (Not [`crate::alg::Family`], the
+        /// compile-time trait of a hash family's words and blocks.)
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum EngineFamily {
+            $(
+                #[doc = concat!("The ", $name, " family ([`", stringify!($engine), "`]).")]
+                $v,
+            )*
+            /// CRC32C ([`crate::crc32c::Crc32cEngine`]).
             #[cfg(feature = "std")]
-            EngineFamily::Crc32c => "crc32c",
+            Crc32c,
         }
-    }
 
-    /// The family of an algorithm.
-    pub const fn of(algo: crate::Algo) -> EngineFamily {
-        use crate::Algo;
-        // Exhaustive: a new algorithm does not compile until it has a family.
-        match algo {
-            Algo::Sha256 | Algo::Sha224 => EngineFamily::Sha256,
-            Algo::Sha512 | Algo::Sha384 | Algo::Sha512_256 | Algo::Sha512_224 => {
-                EngineFamily::Sha512
+        /// An engine of any hash family: what code that holds one engine
+        /// per family stores (the service's workers), without a downcast.
+        #[derive(Clone, Copy, Debug)]
+        pub enum AnyEngine {
+            $(
+                #[doc = concat!("A ", $name, " engine.")]
+                $v($engine),
+            )*
+        }
+
+        impl EngineFamily {
+            /// Every hash family, then CRC32C.
+            #[cfg(feature = "std")]
+            pub const ALL: [EngineFamily; [$(EngineFamily::$v,)* EngineFamily::Crc32c].len()] =
+                [$(EngineFamily::$v,)* EngineFamily::Crc32c];
+            /// Every hash family.
+            #[cfg(not(feature = "std"))]
+            pub const ALL: [EngineFamily; [$(EngineFamily::$v),*].len()] = [$(EngineFamily::$v),*];
+
+            /// The family's name in messages: `"sha256"`, `"sha512"`, ..., `"crc32c"`.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(EngineFamily::$v => $name,)*
+                    #[cfg(feature = "std")]
+                    EngineFamily::Crc32c => "crc32c",
+                }
             }
         }
+
+        impl AnyEngine {
+            /// The engine's family.
+            pub const fn family(self) -> EngineFamily {
+                match self {
+                    $(AnyEngine::$v(_) => EngineFamily::$v,)*
+                }
+            }
+        }
+
+        /// Makes `name` the default engine of `family` (an [`EngineFamily`], or an
+        /// [`Algo`](crate::Algo), which names its family) at run time, for the
+        /// whole process, as OpenZFS's writable `zfs_sha256_impl`: see
+        /// [`Engine::set_default`] and [`crate::crc32c::set_default`]. The next
+        /// kernel call of pools and services, every new manager and hasher, and
+        /// the next [`crate::crc32c::crc32c`] run on it. Safe while other threads
+        /// hash.
+        ///
+        /// ```
+        /// use mbhash_core::{Algo, engine::{self, EngineFamily}};
+        /// engine::set_default(EngineFamily::Sha256, "scalar").unwrap();
+        /// assert_eq!(engine::default_name(Algo::Sha224), "scalar");
+        /// assert!(engine::set_default(Algo::Sha256, "sha3").is_err());
+        /// assert_eq!(engine::default_name(EngineFamily::Sha256), "scalar");
+        /// engine::set_default(Algo::Sha256, "auto").unwrap();
+        ///
+        /// engine::set_default(EngineFamily::Crc32c, "table").unwrap();
+        /// assert_eq!(engine::default_name(EngineFamily::Crc32c), "table");
+        /// assert_eq!(mbhash_core::crc32c::crc32c(b"123456789"), 0xE306_9283);
+        /// engine::set_default(EngineFamily::Crc32c, "auto").unwrap();
+        /// ```
+        ///
+        /// # Errors
+        /// An unknown or unsupported name (the error lists the family's valid
+        /// names); nothing changes.
+        pub fn set_default(family: impl Into<EngineFamily>, name: &str) -> Result<(), EngineError> {
+            match family.into() {
+                $(EngineFamily::$v => $engine::set_default(name),)*
+                #[cfg(feature = "std")]
+                EngineFamily::Crc32c => crate::crc32c::set_default(name),
+            }
+        }
+
+        /// Undoes [`set_default`] for `family` (an [`EngineFamily`] or an
+        /// [`Algo`](crate::Algo)): its engine is the one its environment variable
+        /// names again (`auto` when unset), as at the start of the process.
+        pub fn clear_default(family: impl Into<EngineFamily>) {
+            match family.into() {
+                $(EngineFamily::$v => $engine::clear_default(),)*
+                #[cfg(feature = "std")]
+                EngineFamily::Crc32c => crate::crc32c::clear_default(),
+            }
+        }
+
+        /// The name of the engine `family` (an [`EngineFamily`] or an
+        /// [`Algo`](crate::Algo)) runs by default now.
+        pub fn default_name(family: impl Into<EngineFamily>) -> &'static str {
+            match family.into() {
+                $(EngineFamily::$v => $engine::configured().name(),)*
+                #[cfg(feature = "std")]
+                EngineFamily::Crc32c => crate::crc32c::engine().name(),
+            }
+        }
+    };
+}
+
+crate::for_each_family!(engine_families);
+
+impl EngineFamily {
+    /// The family of an algorithm.
+    pub const fn of(algo: crate::Algo) -> EngineFamily {
+        crate::with_algo!(algo, A => <<A as crate::alg::Algorithm>::Family as Family>::ENGINE_FAMILY)
     }
 }
 
@@ -786,63 +923,6 @@ impl From<crate::Algo> for EngineFamily {
 impl fmt::Display for EngineFamily {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
-    }
-}
-
-/// Makes `name` the default engine of `family` (an [`EngineFamily`], or an
-/// [`Algo`](crate::Algo), which names its family) at run time, for the
-/// whole process, as OpenZFS's writable `zfs_sha256_impl`: see
-/// [`Engine::set_default`] and [`crate::crc32c::set_default`]. The next
-/// kernel call of pools and services, every new manager and hasher, and
-/// the next [`crate::crc32c::crc32c`] run on it. Safe while other threads
-/// hash.
-///
-/// ```
-/// use mbhash_core::{Algo, engine::{self, EngineFamily}};
-/// engine::set_default(EngineFamily::Sha256, "scalar").unwrap();
-/// assert_eq!(engine::default_name(Algo::Sha224), "scalar");
-/// assert!(engine::set_default(Algo::Sha256, "sha3").is_err());
-/// assert_eq!(engine::default_name(EngineFamily::Sha256), "scalar");
-/// engine::set_default(Algo::Sha256, "auto").unwrap();
-///
-/// engine::set_default(EngineFamily::Crc32c, "table").unwrap();
-/// assert_eq!(engine::default_name(EngineFamily::Crc32c), "table");
-/// assert_eq!(mbhash_core::crc32c::crc32c(b"123456789"), 0xE306_9283);
-/// engine::set_default(EngineFamily::Crc32c, "auto").unwrap();
-/// ```
-///
-/// # Errors
-/// An unknown or unsupported name (the error lists the family's valid
-/// names); nothing changes.
-pub fn set_default(family: impl Into<EngineFamily>, name: &str) -> Result<(), EngineError> {
-    match family.into() {
-        EngineFamily::Sha256 => Sha256Engine::set_default(name),
-        EngineFamily::Sha512 => Sha512Engine::set_default(name),
-        #[cfg(feature = "std")]
-        EngineFamily::Crc32c => crate::crc32c::set_default(name),
-    }
-}
-
-/// Undoes [`set_default`] for `family` (an [`EngineFamily`] or an
-/// [`Algo`](crate::Algo)): its engine is the one its environment variable
-/// names again (`auto` when unset), as at the start of the process.
-pub fn clear_default(family: impl Into<EngineFamily>) {
-    match family.into() {
-        EngineFamily::Sha256 => Sha256Engine::clear_default(),
-        EngineFamily::Sha512 => Sha512Engine::clear_default(),
-        #[cfg(feature = "std")]
-        EngineFamily::Crc32c => crate::crc32c::clear_default(),
-    }
-}
-
-/// The name of the engine `family` (an [`EngineFamily`] or an
-/// [`Algo`](crate::Algo)) runs by default now.
-pub fn default_name(family: impl Into<EngineFamily>) -> &'static str {
-    match family.into() {
-        EngineFamily::Sha256 => Sha256Engine::configured().name(),
-        EngineFamily::Sha512 => Sha512Engine::configured().name(),
-        #[cfg(feature = "std")]
-        EngineFamily::Crc32c => crate::crc32c::engine().name(),
     }
 }
 

@@ -93,5 +93,5 @@ impl Kernels for Sha256Kernels {
         }
     }
 
-    super::kernel_cells!(Sha256Kernels);
+    super::kernel_cells!(Sha256Kernels, Sha256);
 }

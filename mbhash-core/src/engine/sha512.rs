@@ -87,5 +87,5 @@ impl Kernels for Sha512Kernels {
         }
     }
 
-    super::kernel_cells!(Sha512Kernels);
+    super::kernel_cells!(Sha512Kernels, Sha512);
 }

@@ -297,7 +297,7 @@ macro_rules! block_apis {
         family: $family:ident, iv: $iv:path, len: $len:literal,
         name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
         hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
-        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident] $(,)?
+        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident], c: $c:literal $(,)?
     };)*) => {$(
         block_api!(
             alg::$t,

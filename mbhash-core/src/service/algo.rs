@@ -2,34 +2,63 @@
 
 use std::collections::HashMap;
 
-use crate::alg::{Algorithm, Family, Sha256Family, Sha512Family};
-use crate::engine::{Sha256Engine, Sha512Engine};
+use crate::alg::{Algorithm, Family};
+use crate::engine::{AnyEngine, EngineError, EngineFamily, LaneEngine};
 use crate::manager::Context;
 
-/// The engines of a worker, one per family; `None`: the default engine
-/// at each batch ([`Sha256Engine::configured`], which
-/// [`crate::engine::set_default`] changes at run time).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Engines {
-    pub(crate) sha256: Option<Sha256Engine>,
-    pub(crate) sha512: Option<Sha512Engine>,
+/// The engines of a worker, one per family (from the family catalogue,
+/// [`for_each_family!`](crate::for_each_family)); `None`: the default engine
+/// at each batch (`configured()`, which [`crate::engine::set_default`]
+/// changes at run time).
+macro_rules! engines {
+    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
+        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
+        big_endian: $big:literal, lanes: $lanes:literal,
+        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
+    };)*) => {
+        #[derive(Clone, Copy, Debug, Default)]
+        #[allow(non_snake_case)]
+        pub(crate) struct Engines {
+            $($v: Option<crate::engine::$engine>,)*
+        }
+
+        impl Engines {
+            /// Runs `engine`'s family on it.
+            pub(crate) fn set(&mut self, engine: AnyEngine) {
+                match engine {
+                    $(AnyEngine::$v(e) => self.$v = Some(e),)*
+                }
+            }
+
+            /// The engine given for `family`, if any.
+            fn given(&self, family: EngineFamily) -> Option<AnyEngine> {
+                match family {
+                    $(EngineFamily::$v => self.$v.map(AnyEngine::$v),)*
+                    EngineFamily::Crc32c => None,
+                }
+            }
+
+            /// Checks the engine variable of every family given no engine.
+            pub(crate) fn check_env(&self) -> Result<(), EngineError> {
+                $(
+                    if self.$v.is_none() {
+                        crate::engine::$engine::try_configured()?;
+                    }
+                )*
+                Ok(())
+            }
+        }
+    };
 }
 
-/// A family whose engine a worker holds.
-pub(crate) trait WorkerFamily: Family {
-    /// The worker's engine for this family.
-    fn engine(engines: &Engines) -> Self::Engine;
-}
+crate::for_each_family!(engines);
 
-impl WorkerFamily for Sha256Family {
-    fn engine(engines: &Engines) -> Sha256Engine {
-        engines.sha256.unwrap_or_else(Sha256Engine::configured)
-    }
-}
-
-impl WorkerFamily for Sha512Family {
-    fn engine(engines: &Engines) -> Sha512Engine {
-        engines.sha512.unwrap_or_else(Sha512Engine::configured)
+impl Engines {
+    /// The worker's engine for family `F`: the one given, else the default.
+    pub(crate) fn engine<F: Family>(&self) -> F::Engine {
+        self.given(F::ENGINE_FAMILY)
+            .and_then(F::Engine::from_any)
+            .unwrap_or_else(F::Engine::configured)
     }
 }
 
@@ -56,7 +85,7 @@ macro_rules! streams {
                     &mut streams.$v
                 }
                 fn engine(engines: &Engines) -> <Self::Family as Family>::Engine {
-                    <Self::Family as WorkerFamily>::engine(engines)
+                    engines.engine::<Self::Family>()
                 }
             }
         )*

@@ -1,6 +1,5 @@
 //! Configuring and starting a [`HashService`].
 
-use std::any::Any;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
@@ -13,7 +12,7 @@ use super::error::BuildError;
 use super::queue::{Counters, Inner};
 use super::worker::Worker;
 use crate::alg::{Algorithm, Family};
-use crate::engine::{Sha256Engine, Sha512Engine};
+use crate::engine::{AnyEngine, LaneEngine, Sha256Engine, Sha512Engine};
 
 /// A worker thread's stack.
 const STACK: usize = 2 << 20;
@@ -36,8 +35,7 @@ pub struct Builder {
     queue_capacity: usize,
     max_batch_jobs: usize,
     max_batch_bytes: usize,
-    sha256: Option<Sha256Engine>,
-    sha512: Option<Sha512Engine>,
+    engines: Engines,
     /// Refuse to build when the engine environment variable is invalid.
     pub(super) check_env: bool,
     /// Tests: spawning worker `i` fails for every `i` at or past this.
@@ -52,8 +50,7 @@ impl Default for Builder {
             queue_capacity: 1024,
             max_batch_jobs: 64,
             max_batch_bytes: 4 << 20,
-            sha256: None,
-            sha512: None,
+            engines: Engines::default(),
             check_env: true,
             #[cfg(test)]
             fail_spawn_from: None,
@@ -99,30 +96,24 @@ impl Builder {
     }
 
     /// The engine for SHA-256 and SHA-224 (default: the configured one).
-    pub fn sha256_engine(mut self, engine: Sha256Engine) -> Self {
-        self.sha256 = Some(engine);
-        self
+    pub fn sha256_engine(self, engine: Sha256Engine) -> Self {
+        self.engine(engine.into_any())
     }
 
     /// The engine for the SHA-512 family (default: the configured one).
-    pub fn sha512_engine(mut self, engine: Sha512Engine) -> Self {
-        self.sha512 = Some(engine);
+    pub fn sha512_engine(self, engine: Sha512Engine) -> Self {
+        self.engine(engine.into_any())
+    }
+
+    /// The engine for its family (default: the family's configured one).
+    pub fn engine(mut self, engine: AnyEngine) -> Self {
+        self.engines.set(engine);
         self
     }
 
-    /// The engine of `A`'s family: [`Builder::sha256_engine`] or
-    /// [`Builder::sha512_engine`], for code generic over the algorithm.
-    pub fn engine_of<A: Algorithm>(mut self, engine: <A::Family as Family>::Engine) -> Self {
-        let engine: &dyn Any = &engine;
-        if let Some(e) = engine.downcast_ref::<Sha256Engine>() {
-            self.sha256 = Some(*e);
-        } else if let Some(e) = engine.downcast_ref::<Sha512Engine>() {
-            self.sha512 = Some(*e);
-        } else {
-            // The families are sealed: each has one of these engines.
-            unreachable!("a family without a service engine");
-        }
-        self
+    /// The engine of `A`'s family, for code generic over the algorithm.
+    pub fn engine_of<A: Algorithm>(self, engine: <A::Family as Family>::Engine) -> Self {
+        self.engine(engine.into_any())
     }
 
     /// Whether [`Builder::build`] refuses an invalid engine environment
@@ -144,17 +135,9 @@ impl Builder {
         // Without a given engine, the workers follow the default engine
         // (checked here, as configured by the environment).
         if self.check_env {
-            if self.sha256.is_none() {
-                Sha256Engine::try_configured().map_err(BuildError::Engine)?;
-            }
-            if self.sha512.is_none() {
-                Sha512Engine::try_configured().map_err(BuildError::Engine)?;
-            }
+            self.engines.check_env().map_err(BuildError::Engine)?;
         }
-        let engines = Engines {
-            sha256: self.sha256,
-            sha512: self.sha512,
-        };
+        let engines = self.engines;
         let asked = self.workers.unwrap_or_else(|| {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
         });

@@ -125,7 +125,7 @@ pub(crate) struct Worker {
     /// Streams whose state was lost to a panic (a chunk's `AsRef`, or a bug
     /// while hashing): their next steps are dropped and their finish fails.
     poisoned: HashSet<(Algo, u64)>,
-    buckets: [Vec<Item>; 6],
+    buckets: [Vec<Item>; Algo::ALL.len()],
 }
 
 impl Worker {

@@ -4,9 +4,9 @@
 
 use std::collections::VecDeque;
 
-use mbhash_core::alg::{Algorithm, Family, Sha256Family, Sha512Family};
+use mbhash_core::alg::{Algorithm, Family};
 use mbhash_core::engine::{
-    Engine, Kernels, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels,
+    Engine, Kernels, LaneEngine, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels,
 };
 use mbhash_core::{Context, Flags, JobManager, Status};
 use mbhash_simd::cpu::{self, Feature};
@@ -15,15 +15,23 @@ pub use mbhash_test_support::Rng;
 /// Every engine of a family that this CPU runs; prints a SKIPPED line for the
 /// others (and panics for those `MBHASH_REQUIRE` names).
 pub fn engines<K: Kernels>() -> Vec<Engine<K>> {
-    Engine::<K>::names()
+    family_engines::<K::Family>()
+        .into_iter()
+        .map(|e| Engine::<K>::from_name(e.name()).expect("a listed engine"))
+        .collect()
+}
+
+/// Every engine of family `F` that this CPU runs (see [`engines`]).
+pub fn family_engines<F: Family>() -> Vec<F::Engine> {
+    <F::Engine as LaneEngine<F>>::names()
         .filter_map(|name| {
             let feature = mbhash_test_support::engine_feature(name);
-            let engine = Engine::<K>::from_name(name).ok();
+            let engine = F::Engine::from_name(name).ok();
             match feature {
                 None => Some(engine.expect("auto and scalar always run")),
                 Some(f) => {
                     let why = Feature::from_name(f).map_or("unknown", cpu::unavailable_reason);
-                    let what = format!("{} engine {name}", K::FAMILY);
+                    let what = format!("{} engine {name}", F::ENGINE_FAMILY);
                     mbhash_test_support::token_or_skip(f, why, &what, engine)
                 }
             }
@@ -41,7 +49,7 @@ pub fn sha512_engines() -> Vec<Sha512Engine> {
     engines::<Sha512Kernels>()
 }
 
-/// A family whose engines the tests can list.
+/// A family whose engines the tests can list: every family.
 pub trait TestFamily: Family {
     /// Every engine of the family that this CPU runs.
     fn engines() -> Vec<Self::Engine>;
@@ -49,21 +57,12 @@ pub trait TestFamily: Family {
     fn scalar() -> Self::Engine;
 }
 
-impl TestFamily for Sha256Family {
-    fn engines() -> Vec<Sha256Engine> {
-        sha256_engines()
+impl<F: Family> TestFamily for F {
+    fn engines() -> Vec<F::Engine> {
+        family_engines::<F>()
     }
-    fn scalar() -> Sha256Engine {
-        Sha256Engine::from_name("scalar").unwrap()
-    }
-}
-
-impl TestFamily for Sha512Family {
-    fn engines() -> Vec<Sha512Engine> {
-        sha512_engines()
-    }
-    fn scalar() -> Sha512Engine {
-        Sha512Engine::from_name("scalar").unwrap()
+    fn scalar() -> F::Engine {
+        F::Engine::from_name("scalar").expect("every family has a scalar engine")
     }
 }
 
