@@ -20,10 +20,12 @@ pub mod avx2_x8;
 pub mod avx512_x16;
 #[cfg(target_arch = "x86_64")]
 mod multilane;
+pub mod portable;
 pub mod scalar;
 
 pub use avx2_x8::Avx2x8;
 pub use avx512_x16::Avx512x16;
+pub use portable::Portable;
 pub use scalar::Scalar;
 
 /// One 64-byte message block.
