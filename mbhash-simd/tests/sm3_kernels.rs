@@ -29,6 +29,14 @@ fn portable_x1() {
 }
 
 #[test]
+fn avx2_x1() {
+    if let Some(k) = token_or_skip(Feature::Avx2, "sm3 avx2_x1", sm3::Avx2x1::new()) {
+        check_kernel::<1, _>(k);
+        check_kernel::<1, _>(k.avx2_schedule());
+    }
+}
+
+#[test]
 fn avx2_x8() {
     if let Some(k) = token_or_skip(Feature::Avx2, "sm3 avx2_x8", sm3::Avx2x8::new()) {
         check_kernel::<8, _>(k);
@@ -62,16 +70,23 @@ fn crate_compress(state: &mut State, blocks: &[Block]) {
 /// A one-stream kernel as a function of one state and its blocks.
 type OneStream = Box<dyn Fn(&mut State, &[Block])>;
 
-/// Every one-stream kernel this CPU runs, by name: the scalar reference
-/// and the portable kernel.
+/// Every one-stream kernel this CPU runs, by name: the scalar reference,
+/// the portable kernel, and the vector-assisted one with each of its
+/// message expansions.
 fn one_stream_kernels() -> Vec<(&'static str, OneStream)> {
     fn boxed<K: Compress<1> + 'static>(k: K) -> OneStream {
         Box::new(move |state, blocks| k.compress([state], [blocks]))
     }
-    let kernels = vec![
+    let mut kernels = vec![
         ("scalar", boxed(sm3::Scalar)),
         ("portable", boxed(sm3::Portable)),
     ];
+    if let Some(k) = token_or_skip(Feature::Avx2, "sm3 avx2_x1", sm3::Avx2x1::new()) {
+        kernels.push(("avx2_x1, AVX2 expansion", boxed(k.avx2_schedule())));
+        if k.uses_avx512() {
+            kernels.push(("avx2_x1, AVX-512 expansion", boxed(k)));
+        }
+    }
     kernels
 }
 
@@ -187,6 +202,14 @@ fn known_answers_scalar() {
 #[test]
 fn known_answers_portable() {
     check_known_answers::<1, _>(sm3::Portable);
+}
+
+#[test]
+fn known_answers_avx2_x1() {
+    if let Some(k) = token_or_skip(Feature::Avx2, "sm3 avx2_x1", sm3::Avx2x1::new()) {
+        check_known_answers::<1, _>(k);
+        check_known_answers::<1, _>(k.avx2_schedule());
+    }
 }
 
 #[test]
