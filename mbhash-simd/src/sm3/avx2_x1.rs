@@ -28,6 +28,15 @@
 //! instruction where AVX2 needs two shifts and an OR, `vpternlogd` joins
 //! three terms). The token carries that choice; [`Avx2x1::avx2_schedule`]
 //! forces the AVX2 one, for tests and measurements.
+//!
+//! Measured on an AMD EPYC Zen 5 (family 26, about 4 GHz), one core,
+//! against the RustCrypto `sm3` 0.5 crate in the same run: with the AVX-512
+//! expansion about 112 ns per block on a 4 KiB digest (the crate 122, the
+//! [`portable`](super::portable) kernel 121, the reference 190): 1.05x the
+//! crate on single blocks and 1.10x on whole 64-byte and 4 KiB digests.
+//! With the AVX2 expansion it is 1.06x the crate on 4 KiB digests but a few
+//! percent behind the portable kernel on one or two blocks. The bound of the
+//! dependency chain above is 432 cycles a block (108 ns at 4 GHz).
 
 use super::{Block, Compress, State};
 
