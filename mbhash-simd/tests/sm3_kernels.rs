@@ -13,6 +13,21 @@ use oracle::digest::Digest;
 use oracle::digest::block_api::UpdateCore;
 use oracle::digest::common::hazmat::SerializableState;
 
+/// The one-stream vector kernel with its AVX2 message expansion, where AVX2
+/// is available (a skip otherwise).
+fn avx2_x1_avx2_expansion() -> Option<sm3::Avx2x1> {
+    let k = token_or_skip(Feature::Avx2, "sm3 avx2_x1", sm3::Avx2x1::new())?.avx2_schedule();
+    assert!(!k.uses_avx512());
+    Some(k)
+}
+
+/// The one-stream vector kernel with its AVX-512 message expansion, where
+/// AVX-512 is available (a skip otherwise).
+fn avx2_x1_avx512() -> Option<sm3::Avx2x1> {
+    let k = sm3::Avx2x1::new().filter(|k| k.uses_avx512());
+    token_or_skip(Feature::Avx512, "sm3 avx2_x1 (AVX-512 expansion)", k)
+}
+
 /// Every lane count of a kernel goes through the one shared harness.
 fn check_kernel<const N: usize, K: Compress<N>>(kernel: K) {
     harness::check_kernel::<harness::Sm3, N>(|states, blocks| kernel.compress(states, blocks));
@@ -28,11 +43,19 @@ fn portable_x1() {
     check_kernel::<1, _>(sm3::Portable);
 }
 
+/// The one-stream kernel with its AVX2 message expansion.
 #[test]
 fn avx2_x1() {
-    if let Some(k) = token_or_skip(Feature::Avx2, "sm3 avx2_x1", sm3::Avx2x1::new()) {
+    if let Some(k) = avx2_x1_avx2_expansion() {
         check_kernel::<1, _>(k);
-        check_kernel::<1, _>(k.avx2_schedule());
+    }
+}
+
+/// The one-stream kernel with its AVX-512 message expansion.
+#[test]
+fn avx2_x1_avx512_expansion() {
+    if let Some(k) = avx2_x1_avx512() {
+        check_kernel::<1, _>(k);
     }
 }
 
@@ -81,11 +104,11 @@ fn one_stream_kernels() -> Vec<(&'static str, OneStream)> {
         ("scalar", boxed(sm3::Scalar)),
         ("portable", boxed(sm3::Portable)),
     ];
-    if let Some(k) = token_or_skip(Feature::Avx2, "sm3 avx2_x1", sm3::Avx2x1::new()) {
-        kernels.push(("avx2_x1, AVX2 expansion", boxed(k.avx2_schedule())));
-        if k.uses_avx512() {
-            kernels.push(("avx2_x1, AVX-512 expansion", boxed(k)));
-        }
+    if let Some(k) = avx2_x1_avx2_expansion() {
+        kernels.push(("avx2_x1, AVX2 expansion", boxed(k)));
+    }
+    if let Some(k) = avx2_x1_avx512() {
+        kernels.push(("avx2_x1, AVX-512 expansion", boxed(k)));
     }
     kernels
 }
@@ -206,9 +229,11 @@ fn known_answers_portable() {
 
 #[test]
 fn known_answers_avx2_x1() {
-    if let Some(k) = token_or_skip(Feature::Avx2, "sm3 avx2_x1", sm3::Avx2x1::new()) {
+    if let Some(k) = avx2_x1_avx2_expansion() {
         check_known_answers::<1, _>(k);
-        check_known_answers::<1, _>(k.avx2_schedule());
+    }
+    if let Some(k) = avx2_x1_avx512() {
+        check_known_answers::<1, _>(k);
     }
 }
 
