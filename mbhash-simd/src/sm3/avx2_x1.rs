@@ -20,9 +20,10 @@
 //!   change roles instead of moving (as in [`portable`](super::portable)),
 //!   with BMI2 enabled so that rotations are `rorx` (the source stays
 //!   intact, no register copy). The additions are ordered as above and
-//!   pinned there (an empty `asm!` hides each partial sum from the
-//!   optimiser, which would otherwise sum the words in its own order and add
-//!   the late `SS1` first).
+//!   pinned there: an empty `asm!` hides each partial sum from the
+//!   optimiser, which sums the terms in an order of its own (in the portable
+//!   kernel it adds the round constant after `E`, one more operation on the
+//!   chain).
 //!
 //! Where AVX-512 F + VL is available the expansion uses it (`vprold` is one
 //! instruction where AVX2 needs two shifts and an OR, `vpternlogd` joins
