@@ -34,10 +34,14 @@
 //! against the RustCrypto `sm3` 0.5 crate in the same run: with the AVX-512
 //! expansion about 112 ns per block on a 4 KiB digest (the crate 122, the
 //! [`portable`](super::portable) kernel 121, the reference 190): 1.05x the
-//! crate on single blocks and 1.10x on whole 64-byte and 4 KiB digests.
-//! With the AVX2 expansion it is 1.06x the crate on 4 KiB digests but a few
-//! percent behind the portable kernel on one or two blocks. The bound of the
-//! dependency chain above is 432 cycles a block (108 ns at 4 GHz).
+//! crate on single blocks, 1.10x-1.17x on whole digests of 64 bytes, 1 KiB
+//! and 4 KiB, 1.07x at 1 MiB.
+//! The AVX2 expansion (measured there with AVX-512 unused) is less steady:
+//! from 0.96x to 1.12x the crate by input length and between builds of the
+//! same code, at times behind the portable kernel on one or two blocks; a
+//! caller that has both should choose between them by measurement. The
+//! bound of the dependency chain above is 432 cycles a block (108 ns at
+//! 4 GHz).
 
 use super::{Block, Compress, State};
 
