@@ -1,6 +1,6 @@
-//! Every SM3 kernel against the scalar reference, through one harness; the
-//! scalar kernel against the RustCrypto `sm3` crate and the known answers
-//! of GB/T 32905-2016.
+//! Every SM3 kernel against the scalar reference, through one harness;
+//! every kernel against the known answers of GB/T 32905-2016, and every
+//! one-stream kernel against the RustCrypto `sm3` crate.
 
 mod common;
 
@@ -13,6 +13,21 @@ use oracle::digest::Digest;
 use oracle::digest::block_api::UpdateCore;
 use oracle::digest::common::hazmat::SerializableState;
 
+/// The one-stream vector kernel with its AVX2 message expansion, where AVX2
+/// is available (a skip otherwise).
+fn avx2_x1_avx2_expansion() -> Option<sm3::Avx2x1> {
+    let k = token_or_skip(Feature::Avx2, "sm3 avx2_x1", sm3::Avx2x1::new())?.avx2_schedule();
+    assert!(!k.uses_avx512());
+    Some(k)
+}
+
+/// The one-stream vector kernel with its AVX-512 message expansion, where
+/// AVX-512 is available (a skip otherwise).
+fn avx2_x1_avx512() -> Option<sm3::Avx2x1> {
+    let k = sm3::Avx2x1::new().filter(|k| k.uses_avx512());
+    token_or_skip(Feature::Avx512, "sm3 avx2_x1 (AVX-512 expansion)", k)
+}
+
 /// Every lane count of a kernel goes through the one shared harness.
 fn check_kernel<const N: usize, K: Compress<N>>(kernel: K) {
     harness::check_kernel::<harness::Sm3, N>(|states, blocks| kernel.compress(states, blocks));
@@ -21,6 +36,27 @@ fn check_kernel<const N: usize, K: Compress<N>>(kernel: K) {
 #[test]
 fn scalar_x1() {
     check_kernel::<1, _>(sm3::Scalar);
+}
+
+#[test]
+fn portable_x1() {
+    check_kernel::<1, _>(sm3::Portable);
+}
+
+/// The one-stream kernel with its AVX2 message expansion.
+#[test]
+fn avx2_x1() {
+    if let Some(k) = avx2_x1_avx2_expansion() {
+        check_kernel::<1, _>(k);
+    }
+}
+
+/// The one-stream kernel with its AVX-512 message expansion.
+#[test]
+fn avx2_x1_avx512_expansion() {
+    if let Some(k) = avx2_x1_avx512() {
+        check_kernel::<1, _>(k);
+    }
 }
 
 #[test]
@@ -54,25 +90,53 @@ fn crate_compress(state: &mut State, blocks: &[Block]) {
     }
 }
 
-/// The scalar kernel itself against the `sm3` crate's compression
-/// function, from the IV and from random states.
+/// A one-stream kernel as a function of one state and its blocks.
+type OneStream = Box<dyn Fn(&mut State, &[Block])>;
+
+/// Every one-stream kernel this CPU runs, by name: the scalar reference,
+/// the portable kernel, and the vector-assisted one with each of its
+/// message expansions.
+fn one_stream_kernels() -> Vec<(&'static str, OneStream)> {
+    fn boxed<K: Compress<1> + 'static>(k: K) -> OneStream {
+        Box::new(move |state, blocks| k.compress([state], [blocks]))
+    }
+    let mut kernels = vec![
+        ("scalar", boxed(sm3::Scalar)),
+        ("portable", boxed(sm3::Portable)),
+    ];
+    if let Some(k) = avx2_x1_avx2_expansion() {
+        kernels.push(("avx2_x1, AVX2 expansion", boxed(k)));
+    }
+    if let Some(k) = avx2_x1_avx512() {
+        kernels.push(("avx2_x1, AVX-512 expansion", boxed(k)));
+    }
+    kernels
+}
+
+/// Every one-stream kernel against the `sm3` crate's compression function,
+/// from the IV and from random states.
 #[test]
-fn scalar_matches_sm3_crate() {
-    let mut rng = Rng::new(0x5a3);
-    for nblocks in 0..10 {
-        for from_iv in [true, false] {
-            let data = rng.bytes(nblocks * 64);
-            let blocks = data.as_chunks::<64>().0;
-            let mut ours = sm3::IV;
-            if !from_iv {
-                for w in &mut ours {
-                    *w = rng.next_u64() as u32;
+fn one_stream_kernels_match_sm3_crate() {
+    for (name, kernel) in one_stream_kernels() {
+        let mut rng = Rng::new(0x5a3);
+        for nblocks in 0..10 {
+            for from_iv in [true, false] {
+                let data = rng.bytes(nblocks * 64);
+                let blocks = data.as_chunks::<64>().0;
+                let mut ours = sm3::IV;
+                if !from_iv {
+                    for w in &mut ours {
+                        *w = rng.next_u64() as u32;
+                    }
                 }
+                let mut theirs = ours;
+                kernel(&mut ours, blocks);
+                crate_compress(&mut theirs, blocks);
+                assert_eq!(
+                    ours, theirs,
+                    "{name}: {nblocks} blocks, from the IV: {from_iv}"
+                );
             }
-            let mut theirs = ours;
-            sm3::scalar::compress(&mut ours, blocks);
-            crate_compress(&mut theirs, blocks);
-            assert_eq!(ours, theirs, "{nblocks} blocks, from the IV: {from_iv}");
         }
     }
 }
@@ -95,21 +159,23 @@ fn digest_bytes(state: &State) -> Vec<u8> {
     state.iter().flat_map(|w| w.to_be_bytes()).collect()
 }
 
-/// Digests through the scalar kernel and the padding above, against the
-/// `sm3` crate's digest, at every length 0..=300 (every tail, and the
+/// Digests through every one-stream kernel and the padding above, against
+/// the `sm3` crate's digest, at every length 0..=300 (every tail, and the
 /// padding spilling into a second block at 56..64) and at a few longer ones.
 #[test]
-fn scalar_digests_match_sm3_crate() {
-    let mut rng = Rng::new(0x5a3d);
-    for len in (0..=300).chain([1000, 4096, 65_537]) {
-        let message = rng.bytes(len);
-        let mut state = sm3::IV;
-        sm3::scalar::compress(&mut state, &pad(&message));
-        assert_eq!(
-            digest_bytes(&state),
-            oracle::Sm3::digest(&message).to_vec(),
-            "length {len}"
-        );
+fn one_stream_digests_match_sm3_crate() {
+    for (name, kernel) in one_stream_kernels() {
+        let mut rng = Rng::new(0x5a3d);
+        for len in (0..=300).chain([1000, 4096, 65_537]) {
+            let message = rng.bytes(len);
+            let mut state = sm3::IV;
+            kernel(&mut state, &pad(&message));
+            assert_eq!(
+                digest_bytes(&state),
+                oracle::Sm3::digest(&message).to_vec(),
+                "{name}: length {len}"
+            );
+        }
     }
 }
 
@@ -154,6 +220,21 @@ fn check_known_answers<const N: usize, K: Compress<N>>(kernel: K) {
 #[test]
 fn known_answers_scalar() {
     check_known_answers::<1, _>(sm3::Scalar);
+}
+
+#[test]
+fn known_answers_portable() {
+    check_known_answers::<1, _>(sm3::Portable);
+}
+
+#[test]
+fn known_answers_avx2_x1() {
+    if let Some(k) = avx2_x1_avx2_expansion() {
+        check_known_answers::<1, _>(k);
+    }
+    if let Some(k) = avx2_x1_avx512() {
+        check_known_answers::<1, _>(k);
+    }
 }
 
 #[test]

@@ -11,19 +11,29 @@
 //! * nothing about lengths, padding or jobs: the caller pads (SM3 pads as
 //!   SHA-256 does: `0x80`, zeros, the bit length as a big-endian `u64`).
 //!
-//! SIMD kernels are reachable only through a proof token ([`Avx2x8`],
-//! [`Avx512x16`]) whose `new()` runs detection. All kernels implement
-//! [`Compress`] for the lane counts they support. There is no SM3-NI
-//! kernel yet: it needs a CPU with SM3-NI to be tested on.
+//! One stream has three kernels: [`scalar`], the readable reference;
+//! [`Portable`], the same function written for speed without `core::arch`
+//! (a rolling message window, unrolled rounds with renamed words, constants
+//! folded); and [`Avx2x1`], the portable kernel's rounds on BMI2 with the
+//! message expansion in vectors, the fastest where AVX2 is available.
+//!
+//! SIMD kernels are reachable only through a proof token ([`Avx2x1`],
+//! [`Avx2x8`], [`Avx512x16`]) whose `new()` runs detection. All kernels
+//! implement [`Compress`] for the lane counts they support. There is no
+//! SM3-NI kernel yet: it needs a CPU with SM3-NI to be tested on.
 
+pub mod avx2_x1;
 pub mod avx2_x8;
 pub mod avx512_x16;
 #[cfg(target_arch = "x86_64")]
 mod multilane;
+pub mod portable;
 pub mod scalar;
 
+pub use avx2_x1::Avx2x1;
 pub use avx2_x8::Avx2x8;
 pub use avx512_x16::Avx512x16;
+pub use portable::Portable;
 pub use scalar::Scalar;
 
 /// One 64-byte message block.
