@@ -1,8 +1,4 @@
-//! The SM3 kernels: scalar, AVX2 x8, AVX-512 x16 (no one-lane SIMD
-//! kernel: a one-stream hasher runs the scalar kernel, or the narrowest
-//! SIMD kernel if the one-stream calibration measures it cheaper).
-
-use mbhash_simd::sm3::{Avx2x8, Avx512x16, Block, Compress, State, scalar};
+use mbhash_simd::sm3::{Avx2x1, Avx2x8, Avx512x16, Block, Compress, Portable, State};
 
 use super::{Kernels, Step};
 use crate::alg::Sm3Family;
@@ -10,6 +6,7 @@ use crate::alg::Sm3Family;
 /// The SM3 kernels this CPU runs, as proof tokens.
 #[derive(Clone, Copy, Debug)]
 pub struct Sm3Kernels {
+    avx2_x1: Option<Avx2x1>,
     avx2_x8: Option<Avx2x8>,
     avx512_x16: Option<Avx512x16>,
 }
@@ -20,6 +17,7 @@ impl Kernels for Sm3Kernels {
     const ENV_VAR: &'static str = "MBHASH_SM3_ENGINE";
     const KINDS: &'static [(&'static str, &'static [Step])] = &[
         ("scalar", &[Step::Scalar]),
+        ("avx2-x1", &[Step::Narrow1]),
         ("avx2", &[Step::Mid]),
         ("avx512", &[Step::Wide]),
     ];
@@ -37,6 +35,7 @@ impl Kernels for Sm3Kernels {
 
     fn detect() -> Self {
         Sm3Kernels {
+            avx2_x1: Avx2x1::new(),
             avx2_x8: Avx2x8::new(),
             avx512_x16: Avx512x16::new(),
         }
@@ -45,7 +44,8 @@ impl Kernels for Sm3Kernels {
     fn has(&self, step: Step) -> bool {
         match step {
             Step::Scalar => true,
-            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => false,
+            Step::Narrow1 => self.avx2_x1.is_some(),
+            Step::Narrow2 | Step::Narrow4 => false,
             Step::Mid => self.avx2_x8.is_some(),
             Step::Wide => self.avx512_x16.is_some(),
         }
@@ -54,15 +54,19 @@ impl Kernels for Sm3Kernels {
     fn step_name(step: Step) -> &'static str {
         match step {
             Step::Scalar => "scalar",
-            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => "none",
+            Step::Narrow1 => "avx2-x1",
+            Step::Narrow2 | Step::Narrow4 => "none",
             Step::Mid => "avx2",
             Step::Wide => "avx512",
         }
     }
 
     #[inline]
-    fn run_one(&self, _step: Step, state: &mut State, blocks: &[Block]) {
-        scalar::compress(state, blocks);
+    fn run_one(&self, step: Step, state: &mut State, blocks: &[Block]) {
+        match (step, self.avx2_x1) {
+            (Step::Narrow1, Some(k)) => Compress::<1>::compress(k, [state], [blocks]),
+            _ => Compress::<1>::compress(Portable, [state], [blocks]),
+        }
     }
 
     #[inline]
