@@ -40,6 +40,7 @@ pub mod alg;
 pub mod algo;
 pub mod block_api;
 mod buffer;
+pub mod crc;
 #[cfg(feature = "std")]
 pub mod crc32c;
 pub mod engine;

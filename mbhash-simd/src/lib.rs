@@ -55,6 +55,7 @@ pub(crate) fn common_len<B, const N: usize>(blocks: &[&[B]; N]) -> usize {
     );
     n
 }
+pub mod crc;
 pub mod crc32c;
 pub mod sha256;
 pub mod sha512;
