@@ -6,7 +6,7 @@ use super::spec::CrcSpec;
 use super::variant::Variant;
 use crate::engine::{EngineError, EngineErrorKind, EngineNames};
 use core::fmt;
-use mbhash_simd::crc::{Consts, Entry};
+use mbhash_simd::crc::{Consts, Entry, Pclmul, Vpclmul256, Vpclmul512};
 
 /// The environment variable naming the engine of every spec but
 /// CRC-32/ISCSI (which follows `MBHASH_CRC32C_ENGINE`).
@@ -84,7 +84,9 @@ fn entry(engine: CrcEngine) -> Option<Entry> {
     match engine {
         CrcEngine::Auto => None,
         CrcEngine::Table => Some(Entry::TABLE),
-        CrcEngine::Pclmul | CrcEngine::Vpclmul256 | CrcEngine::Vpclmul512 => None,
+        CrcEngine::Pclmul => Pclmul::new().map(Pclmul::entry),
+        CrcEngine::Vpclmul256 => Vpclmul256::new().map(Vpclmul256::entry),
+        CrcEngine::Vpclmul512 => Vpclmul512::new().map(Vpclmul512::entry),
     }
 }
 
