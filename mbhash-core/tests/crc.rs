@@ -77,7 +77,10 @@ fn crc_crate(s: &CrcSpec) -> ::crc::Crc<u64> {
 
 /// `crc-fast`'s computation of a spec (widths 16, 32, 64 with
 /// `refin == refout`; named variants through its own enum).
-fn crc_fast(s: &CrcSpec) -> Option<Box<dyn Fn(&[u8]) -> u64>> {
+/// A CRC function of the data.
+type CrcFn = Box<dyn Fn(&[u8]) -> u64>;
+
+fn crc_fast(s: &CrcSpec) -> Option<CrcFn> {
     use crc_fast::CrcAlgorithm as A;
     let named = match Variant::of(s) {
         Some(Variant::Crc32IsoHdlc) => Some(A::Crc32IsoHdlc),
