@@ -1,12 +1,16 @@
 //! The CRC engines: which kernel runs a spec, by name, by the environment,
 //! or measured (`auto`).
 
+#[cfg(feature = "std")]
+use super::classes::{
+    CLASSES, Costs, TIMED_CLASSES, cheapest, class, class_length, class_max, measure,
+};
 use super::spec::CrcSpec;
 #[cfg(feature = "std")]
-use super::variant::Variant;
+use super::variant::{CRC32_ISCSI, CRC64_ECMA_182, CRC64_NVME};
 use crate::engine::{EngineError, EngineErrorKind, EngineNames};
 use core::fmt;
-use mbhash_simd::crc::{Consts, Entry};
+use mbhash_simd::crc::{Consts, Entry, Pclmul, Vpclmul256, Vpclmul512};
 
 /// The environment variable naming the engine of every spec but
 /// CRC-32/ISCSI (which follows `MBHASH_CRC32C_ENGINE`).
@@ -84,7 +88,9 @@ fn entry(engine: CrcEngine) -> Option<Entry> {
     match engine {
         CrcEngine::Auto => None,
         CrcEngine::Table => Some(Entry::TABLE),
-        CrcEngine::Pclmul | CrcEngine::Vpclmul256 | CrcEngine::Vpclmul512 => None,
+        CrcEngine::Pclmul => Pclmul::new().map(Pclmul::entry),
+        CrcEngine::Vpclmul256 => Vpclmul256::new().map(Vpclmul256::entry),
+        CrcEngine::Vpclmul512 => Vpclmul512::new().map(Vpclmul512::entry),
     }
 }
 
@@ -139,6 +145,9 @@ pub struct CrcKernel {
 enum Imp {
     /// One kernel for every length.
     One(Entry),
+    /// `auto`: a kernel per size class and orientation, measured.
+    #[cfg(feature = "std")]
+    Auto(&'static Selected),
     /// CRC-32/ISCSI on the CRC32C engines.
     #[cfg(feature = "std")]
     Crc32c(crate::crc32c::Crc32cKernel),
@@ -152,7 +161,7 @@ impl CrcKernel {
     /// When `engine` does not run here.
     pub fn new(engine: CrcEngine) -> Result<CrcKernel, EngineError> {
         let imp = match engine {
-            CrcEngine::Auto => Imp::One(auto_entry()),
+            CrcEngine::Auto => auto_imp(),
             e => Imp::One(entry(e).ok_or_else(|| {
                 EngineError::new::<CrcKernel>(e.name(), EngineErrorKind::Unsupported)
             })?),
@@ -167,7 +176,7 @@ impl CrcKernel {
     /// When `engine` does not run here.
     pub fn new_for(spec: &CrcSpec, engine: CrcEngine) -> Result<CrcKernel, EngineError> {
         #[cfg(feature = "std")]
-        if engine == CrcEngine::Auto && Variant::of(spec) == Some(Variant::Crc32Iscsi) {
+        if engine == CrcEngine::Auto && is_crc32c(spec) {
             return Ok(CrcKernel {
                 engine,
                 imp: Imp::Crc32c(crate::crc32c::Crc32cKernel::auto()),
@@ -180,9 +189,10 @@ impl CrcKernel {
     /// The configured kernel for `spec`: CRC-32/ISCSI the CRC32C one
     /// (`MBHASH_CRC32C_ENGINE`), any other the engine `MBHASH_CRC_ENGINE`
     /// names, `auto` when that is invalid. Never fails.
+    #[inline]
     pub fn for_spec(spec: &CrcSpec) -> CrcKernel {
         #[cfg(feature = "std")]
-        if Variant::of(spec) == Some(Variant::Crc32Iscsi) {
+        if is_crc32c(spec) {
             return CrcKernel {
                 engine: CrcEngine::Auto,
                 imp: Imp::Crc32c(crate::crc32c::Crc32cKernel::configured()),
@@ -194,11 +204,25 @@ impl CrcKernel {
 
     /// The kernel `MBHASH_CRC_ENGINE` names, `auto` when it is unset or
     /// invalid. Never fails.
+    #[inline]
     pub fn configured() -> CrcKernel {
+        #[cfg(feature = "std")]
+        {
+            use crate::race::Race;
+            static CONFIGURED: Race<CrcKernel> = Race::new();
+            *CONFIGURED.get_or_init(CrcKernel::configured_uncached)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            CrcKernel::configured_uncached()
+        }
+    }
+
+    fn configured_uncached() -> CrcKernel {
         let engine = configured_engine().unwrap_or(CrcEngine::Auto);
-        CrcKernel::new(engine).unwrap_or_else(|_| CrcKernel {
+        CrcKernel::new(engine).unwrap_or(CrcKernel {
             engine: CrcEngine::Auto,
-            imp: Imp::One(auto_entry()),
+            imp: auto_imp(),
         })
     }
 
@@ -213,6 +237,10 @@ impl CrcKernel {
         match self.imp {
             Imp::One(e) => e.update(c, reg, data),
             #[cfg(feature = "std")]
+            Imp::Auto(s) => {
+                s.by_class[c.reflected as usize][class(data.len())].update(c, reg, data)
+            }
+            #[cfg(feature = "std")]
             Imp::Crc32c(k) => !k.append(!(reg as u32), data) as u64,
         }
     }
@@ -224,13 +252,32 @@ impl CrcKernel {
     }
 }
 
-/// `auto`'s kernel: the widest supported.
-fn auto_entry() -> Entry {
-    CrcEngine::KERNELS
-        .iter()
-        .rev()
-        .find_map(|&e| entry(e))
-        .unwrap_or(Entry::TABLE)
+/// True for the CRC32C polynomial, reflected, 32 bits: the register the
+/// CRC32C kernels advance, whatever the spec's `init` and `xorout`.
+#[cfg(feature = "std")]
+#[inline]
+fn is_crc32c(spec: &CrcSpec) -> bool {
+    let c = CRC32_ISCSI;
+    spec.width == c.width && spec.poly == c.poly && spec.refin == c.refin
+}
+
+/// `auto`: measured per size class with `std`, else the widest folding
+/// kernel this CPU has.
+fn auto_imp() -> Imp {
+    #[cfg(feature = "std")]
+    {
+        Imp::Auto(&calibrated().0)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        Imp::One(
+            CrcEngine::KERNELS
+                .iter()
+                .rev()
+                .find_map(|&e| entry(e))
+                .unwrap_or(Entry::TABLE),
+        )
+    }
 }
 
 impl EngineNames for CrcKernel {
@@ -247,33 +294,98 @@ impl EngineNames for CrcKernel {
     }
 }
 
-/// What `auto` measured (placeholder until calibration lands).
+/// `auto` made ready: a kernel entry per orientation (not reflected,
+/// reflected) and size class.
+#[cfg(feature = "std")]
+#[derive(Debug)]
+struct Selected {
+    by_class: [[Entry; CLASSES]; 2],
+}
+
+/// What `auto` measured: nanoseconds per call of each kernel
+/// ([`CrcEngine::KERNELS`] order) per timed size class, for a
+/// non-reflected spec (CRC-64/ECMA-182) and a reflected one (CRC-64/NVME),
+/// and the kernel it chose for each. The kernels cost the same for every
+/// spec of an orientation (the same code over other constants).
 #[cfg(feature = "std")]
 #[derive(Clone, Debug)]
 pub struct AutoChoices {
-    choice: CrcEngine,
+    cost: [Costs<4>; 2],
+    choice: [[CrcEngine; TIMED_CLASSES + 1]; 2],
 }
 
 #[cfg(feature = "std")]
 impl AutoChoices {
-    /// The kernel `auto` runs for `len` bytes.
-    pub fn choice(&self, len: usize) -> CrcEngine {
-        let _ = len;
-        self.choice
+    /// The size classes `auto` timed: `(smallest length, largest length,
+    /// length timed)` of each, in order; the last class also covers every
+    /// longer input.
+    pub fn classes(&self) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        (1..=TIMED_CLASSES).map(|b| {
+            let hi = if b == TIMED_CLASSES {
+                usize::MAX
+            } else {
+                class_max(b)
+            };
+            (class_length(b), hi, class_length(b))
+        })
+    }
+
+    /// The kernel `auto` runs for `len` bytes of a spec reflected or not.
+    pub fn choice(&self, reflected: bool, len: usize) -> CrcEngine {
+        self.choice[reflected as usize][class(len).min(TIMED_CLASSES)]
+    }
+
+    /// Nanoseconds per call `auto` measured for `kernel` on the length
+    /// timed for `len`'s class (`None` for `auto` or an unsupported
+    /// kernel).
+    pub fn cost(&self, reflected: bool, kernel: CrcEngine, len: usize) -> Option<f64> {
+        let i = CrcEngine::KERNELS.iter().position(|&k| k == kernel)?;
+        let c = self.cost[reflected as usize][class(len).clamp(1, TIMED_CLASSES)][i];
+        c.is_finite().then_some(c)
     }
 }
 
-/// What `auto` chose.
+/// What `auto` chose per size class, and the costs it measured (measured
+/// at the first call, once per process).
 #[cfg(feature = "std")]
-pub fn auto_choices() -> AutoChoices {
-    AutoChoices {
-        choice: CrcEngine::KERNELS
-            .iter()
-            .rev()
-            .copied()
-            .find(|e| e.is_supported())
-            .unwrap_or(CrcEngine::Table),
+pub fn auto_choices() -> &'static AutoChoices {
+    &calibrated().1
+}
+
+#[cfg(feature = "std")]
+fn calibrated() -> &'static (Selected, AutoChoices) {
+    use crate::race::Race;
+    static AUTO: Race<(Selected, AutoChoices)> = Race::new();
+    AUTO.get_or_init(calibrate)
+}
+
+/// Times every supported kernel per size class (`classes::measure`, the
+/// timing of CRC32C's `auto` too), for each orientation.
+#[cfg(feature = "std")]
+fn calibrate() -> (Selected, AutoChoices) {
+    use std::hint::black_box;
+    let entries = CrcEngine::KERNELS.map(entry);
+    let table = CrcEngine::KERNELS
+        .iter()
+        .position(|&k| k == CrcEngine::Table);
+    let mut by_class = [[Entry::TABLE; CLASSES]; 2];
+    let mut cost = [[[f64::INFINITY; 4]; TIMED_CLASSES + 1]; 2];
+    let mut choice = [[CrcEngine::Table; TIMED_CLASSES + 1]; 2];
+    for (o, consts) in [CRC64_ECMA_182, CRC64_NVME].iter().enumerate() {
+        let c = super::consts(consts).expect("named");
+        cost[o] = measure(entries.map(|e| e.is_some()), table, |i, data| {
+            if let Some(e) = entries[i] {
+                black_box(e.update(c, 0, data));
+            }
+        });
+        let picked = cheapest(&cost[o], table.unwrap_or(0));
+        for (b, slot) in by_class[o].iter_mut().enumerate() {
+            let i = picked[b.min(TIMED_CLASSES)];
+            *slot = entries[i].unwrap_or(Entry::TABLE);
+        }
+        choice[o] = picked.map(|i| CrcEngine::KERNELS[i]);
     }
+    (Selected { by_class }, AutoChoices { cost, choice })
 }
 
 /// A spec's constants kept for the process: a lock-free list that only

@@ -43,6 +43,8 @@
 //! given ([`Crc::with_consts`], a `static` made by the `const fn`
 //! [`Consts::new`]).
 
+#[cfg(feature = "std")]
+pub(crate) mod classes;
 mod engine;
 mod spec;
 mod variant;
@@ -60,11 +62,8 @@ pub use crate::engine::{EngineError, EngineErrorKind};
 /// the same width, polynomial and reflection, else (with `std`) made once
 /// per process and kept; without `std`, `None` for a spec not named.
 pub fn consts(spec: &CrcSpec) -> Option<&'static Consts> {
-    if let Some(v) = Variant::ALL.iter().find(|v| {
-        let s = v.spec();
-        s.width == spec.width && s.poly == spec.poly && s.refin == spec.refin
-    }) {
-        return Some(v.consts());
+    if let Some(c) = variant::named_consts(spec.width, spec.poly, spec.refin) {
+        return Some(c);
     }
     #[cfg(feature = "std")]
     {

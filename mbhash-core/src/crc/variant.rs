@@ -52,12 +52,12 @@ macro_rules! variants {
                 }
             }
 
-            /// The kernel constants, made at compile time.
+            /// The kernel constants, made at compile time (shared by the
+            /// variants of the same width, polynomial and reflection).
             pub fn consts(self) -> &'static Consts {
                 match self {
                     $(Variant::$variant => {
-                        static C: Consts = Consts::new($width, $poly, $refin);
-                        &C
+                        named_consts($width, $poly, $refin).expect("a named CRC's constants")
                     })*
                 }
             }
@@ -124,6 +124,39 @@ variants! {
     /// `crc16_t10dif`).
     Crc16T10Dif, CRC16_T10_DIF, "crc16-t10dif", &["crc16-t10-dif"],
     "CRC-16/T10-DIF", 16, 0x8BB7, 0, false, false, 0, 0xD0DB;
+}
+
+/// Generates the static constants of each (width, polynomial, reflection)
+/// of the named CRCs, and their lookup.
+macro_rules! named_consts {
+    ($($name:ident = ($width:literal, $poly:literal, $refin:literal);)*) => {
+        $(static $name: Consts = Consts::new($width, $poly, $refin);)*
+
+        /// The compile-time constants for (width, polynomial, reflection), if a
+        /// named CRC has them.
+        #[inline]
+        pub(crate) fn named_consts(width: u8, poly: u64, refin: bool) -> Option<&'static Consts> {
+            match (width, poly, refin) {
+                $(($width, $poly, $refin) => Some(&$name),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+named_consts! {
+    CRC32_REFL = (32, 0x04C1_1DB7, true);
+    CRC32_NORM = (32, 0x04C1_1DB7, false);
+    CRC32C_REFL = (32, 0x1EDC_6F41, true);
+    NVME_REFL = (64, 0xAD93_D235_94C9_3659, true);
+    NVME_NORM = (64, 0xAD93_D235_94C9_3659, false);
+    ECMA_REFL = (64, 0x42F0_E1EB_A9EA_3693, true);
+    ECMA_NORM = (64, 0x42F0_E1EB_A9EA_3693, false);
+    ISO_REFL = (64, 0x1B, true);
+    ISO_NORM = (64, 0x1B, false);
+    JONES_REFL = (64, 0xAD93_D235_94C9_35A9, true);
+    JONES_NORM = (64, 0xAD93_D235_94C9_35A9, false);
+    T10DIF_NORM = (16, 0x8BB7, false);
 }
 
 impl Variant {

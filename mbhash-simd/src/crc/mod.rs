@@ -35,7 +35,14 @@
 //! every constant in that order with [`mulmod`] and [`xpow`] and reflects
 //! the ones a reflected kernel needs.
 
+pub mod pclmul;
 pub mod table;
+pub mod vpclmul256;
+pub mod vpclmul512;
+
+pub use pclmul::Pclmul;
+pub use vpclmul256::Vpclmul256;
+pub use vpclmul512::Vpclmul512;
 
 /// Distances (in 16-byte steps) of the folding constants kept in
 /// [`Consts::fold`]: `fold[k]` moves a 128-bit lane `16 * (k + 1)` bytes on.
@@ -55,6 +62,13 @@ pub struct Consts {
     /// `16 * (k + 1)` bytes on, in the qword order of the lane as the
     /// kernels load it (the constant for the lane's low qword first).
     pub fold: [[u64; 2]; FOLDS],
+    /// `lanes512[t]`: for a 64-byte vector `t` vectors before the last
+    /// one, lane `l`'s fold constants (moving it `64 t + 16 (3 - l)` bytes
+    /// on) in qwords `2l, 2l + 1`; zero for the last lane of the last
+    /// vector, which stays as it is.
+    pub lanes512: [[u64; 8]; 16],
+    /// `lanes256[t]`: the same for 32-byte vectors (`32 t + 16 (1 - l)`).
+    pub lanes256: [[u64; 4]; 32],
     /// The constant that multiplies the high-degree half of the last
     /// 128-bit lane onto its low half: `x^128 mod P'` (reflected:
     /// `x^127`, reflected).
@@ -156,6 +170,34 @@ impl Consts {
             };
             k += 1;
         }
+        let mut lanes512 = [[0u64; 8]; 16];
+        let mut t = 0;
+        while t < 16 {
+            let mut l = 0;
+            while l < 4 {
+                let d = 4 * t + 3 - l; // in lanes
+                if d > 0 {
+                    lanes512[t][2 * l] = fold[d - 1][0];
+                    lanes512[t][2 * l + 1] = fold[d - 1][1];
+                }
+                l += 1;
+            }
+            t += 1;
+        }
+        let mut lanes256 = [[0u64; 4]; 32];
+        let mut t = 0;
+        while t < 32 {
+            let mut l = 0;
+            while l < 2 {
+                let d = 2 * t + 1 - l;
+                if d > 0 {
+                    lanes256[t][2 * l] = fold[d - 1][0];
+                    lanes256[t][2 * l + 1] = fold[d - 1][1];
+                }
+                l += 1;
+            }
+            t += 1;
+        }
         let (k128, mu, poly_c) = if reflected {
             (
                 xpow(127, p).reverse_bits(),
@@ -176,6 +218,8 @@ impl Consts {
             table: table::make(poly_c, reflected),
             x2n,
             fold,
+            lanes512,
+            lanes256,
             k128,
             mu,
             poly: poly_c,

@@ -1,0 +1,57 @@
+//! A quick timing of the CRC engines against `crc-fast` (not a test of
+//! correctness, and it asserts nothing): run with
+//! `cargo test --release -p mbhash-core --test crc_speed -- --ignored --nocapture`
+//! on a quiet core (`taskset -c 1`).
+
+use mbhash_core::crc::{CRC16_T10_DIF, CRC32_ISO_HDLC, CRC64_NVME, Crc, CrcEngine, CrcSpec};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Median GB/s of `f` over `data`.
+fn gbps(data: &[u8], mut f: impl FnMut(&[u8]) -> u64) -> f64 {
+    let per_round = ((4 << 20) / data.len()).clamp(16, 1 << 16);
+    let mut rates = Vec::new();
+    for round in 0..15 {
+        let t = Instant::now();
+        for _ in 0..per_round {
+            black_box(f(black_box(data)));
+        }
+        let s = t.elapsed().as_secs_f64();
+        if round >= 2 {
+            rates.push((data.len() * per_round) as f64 / s / 1e9);
+        }
+    }
+    rates.sort_by(f64::total_cmp);
+    rates[rates.len() / 2]
+}
+
+#[test]
+#[ignore = "timing, run by hand in release mode"]
+fn speed_against_crc_fast() {
+    let specs: [(&CrcSpec, crc_fast::CrcAlgorithm); 3] = [
+        (&CRC64_NVME, crc_fast::CrcAlgorithm::Crc64Nvme),
+        (&CRC32_ISO_HDLC, crc_fast::CrcAlgorithm::Crc32IsoHdlc),
+        (&CRC16_T10_DIF, crc_fast::CrcAlgorithm::Crc16T10Dif),
+    ];
+    let data: Vec<u8> = (0..(1 << 20) + 64).map(|i| (i * 131 + 7) as u8).collect();
+    for (spec, alg) in specs {
+        println!("{}", spec.name);
+        for len in [64usize, 512, 4096, 65536, 1 << 20] {
+            let piece = &data[1..1 + len];
+            let theirs = gbps(piece, |d| crc_fast::checksum(alg, d));
+            let mut line = format!("  {len:>8} B  crc-fast {theirs:6.2} GB/s");
+            for e in CrcEngine::ALL.into_iter().filter(|e| e.is_supported()) {
+                let c = Crc::with_engine(spec, e).unwrap();
+                let ours = gbps(piece, |d| {
+                    let mut c = c;
+                    c.update(d);
+                    c.finalize()
+                });
+                line += &format!("  {e} {ours:6.2} ({:.2}x)", ours / theirs);
+            }
+            let one = gbps(piece, |d| mbhash_core::crc::checksum(spec, d));
+            line += &format!("  checksum() {one:6.2} ({:.2}x)", one / theirs);
+            println!("{line}");
+        }
+    }
+}
