@@ -221,23 +221,37 @@ fn crc_family() -> Option<String> {
         println!("  {:<12} {support:<12}{mark}", e.name());
     }
     let auto = crc::auto_choices();
-    print!("  auto runs:");
-    for (len, label) in [
-        (64, "64 B"),
-        (512, "512 B"),
-        (4096, "4 KiB"),
-        (65536, "64 KiB"),
-        (1 << 20, "1 MiB"),
-    ] {
-        print!(" {label}:{}", auto.choice(len).name());
+    for (reflected, what) in [(true, "reflected"), (false, "not reflected")] {
+        println!("  auto, {what} CRCs: kernel per size class, ns per call measured on this CPU:");
+        for (lo, hi, timed) in auto.classes() {
+            let range = if hi == usize::MAX {
+                format!("{lo}+ B")
+            } else {
+                format!("{lo}-{hi} B")
+            };
+            print!(
+                "    {range:<15} {:<12}",
+                auto.choice(reflected, timed).name()
+            );
+            for k in CrcEngine::KERNELS {
+                if let Some(c) = auto.cost(reflected, k, timed) {
+                    print!(" {}:{c:.1}", k.name());
+                }
+            }
+            println!();
+        }
     }
-    println!();
     println!("crc variants (mbhash sum -a NAME; engines they run on):");
     for v in Variant::ALL.iter().copied() {
         let spec = v.spec();
         let engines = match v {
             Variant::Crc32Iscsi => "crc32c engines".to_string(),
-            _ => format!("crc engines, now {}", configured.name()),
+            _ if configured != CrcEngine::Auto => format!("crc engines, now {}", configured.name()),
+            _ => format!(
+                "crc engines, auto: {} at 64 B, {} at 64 KiB",
+                auto.choice(spec.refin, 64).name(),
+                auto.choice(spec.refin, 65536).name()
+            ),
         };
         println!(
             "  {:<20} {:<21} {:>2} bits  {engines}",
