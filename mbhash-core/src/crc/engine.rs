@@ -330,8 +330,14 @@ impl AutoChoices {
         })
     }
 
+    /// The kernel `auto` runs for `len` bytes of a reflected spec (most
+    /// named CRCs are; [`AutoChoices::choice_for`] gives either).
+    pub fn choice(&self, len: usize) -> CrcEngine {
+        self.choice_for(true, len)
+    }
+
     /// The kernel `auto` runs for `len` bytes of a spec reflected or not.
-    pub fn choice(&self, reflected: bool, len: usize) -> CrcEngine {
+    pub fn choice_for(&self, reflected: bool, len: usize) -> CrcEngine {
         self.choice[reflected as usize][class(len).min(TIMED_CLASSES)]
     }
 
