@@ -36,7 +36,7 @@ fn speed_against_crc_fast() {
     let data: Vec<u8> = (0..(1 << 20) + 64).map(|i| (i * 131 + 7) as u8).collect();
     for (spec, alg) in specs {
         println!("{}", spec.name);
-        for len in [64usize, 512, 4096, 65536, 1 << 20] {
+        for len in [64usize, 100, 512, 1000, 4096, 65536, 1 << 20] {
             let piece = &data[1..1 + len];
             let theirs = gbps(piece, |d| crc_fast::checksum(alg, d));
             let mut line = format!("  {len:>8} B  crc-fast {theirs:6.2} GB/s");
@@ -53,5 +53,45 @@ fn speed_against_crc_fast() {
             line += &format!("  checksum() {one:6.2} ({:.2}x)", one / theirs);
             println!("{line}");
         }
+    }
+}
+
+/// A spec not named here against a named one of the same width (the same
+/// kernels over constants made at run time), at 64 KiB.
+#[test]
+#[ignore = "timing, run by hand in release mode"]
+fn speed_of_a_user_spec() {
+    let mpeg2 = CrcSpec::new(
+        "CRC-32/MPEG-2",
+        32,
+        0x04C1_1DB7,
+        0xFFFF_FFFF,
+        false,
+        false,
+        0,
+        0x0376_E6E7,
+    )
+    .unwrap();
+    let ms = CrcSpec::new(
+        "CRC-64/MS",
+        64,
+        0x259C_84CB_A642_6349,
+        u64::MAX,
+        true,
+        true,
+        0,
+        0x75D4_B74F_024E_CEEA,
+    )
+    .unwrap();
+    let data: Vec<u8> = (0..65536).map(|i| (i * 131 + 7) as u8).collect();
+    for (user, named) in [(mpeg2, mbhash_core::crc::CRC32_BZIP2), (ms, CRC64_NVME)] {
+        let u = gbps(&data, |d| mbhash_core::crc::checksum(&user, d));
+        let n = gbps(&data, |d| mbhash_core::crc::checksum(&named, d));
+        println!(
+            "{} {u:.2} GB/s, {} {n:.2} GB/s: {:.2}x",
+            user.name,
+            named.name,
+            u / n
+        );
     }
 }

@@ -10,6 +10,8 @@ use super::spec::CrcSpec;
 use super::variant::{CRC32_ISCSI, CRC64_ECMA_182, CRC64_NVME};
 use crate::engine::{EngineError, EngineErrorKind, EngineNames};
 use core::fmt;
+#[cfg(feature = "std")]
+use core::sync::atomic::{AtomicU8, Ordering};
 use mbhash_simd::crc::{Consts, Entry, Pclmul, Vpclmul256, Vpclmul512};
 
 /// The environment variable naming the engine of every spec but
@@ -115,11 +117,16 @@ pub fn select_engine(name: &str) -> Result<CrcEngine, EngineError> {
 
 /// The engine `MBHASH_CRC_ENGINE` asks for (`auto` when unset or empty),
 /// or the error that makes the infallible functions run `auto` instead.
-/// Read once per process. Without `std`, `auto`.
+/// Read once per process. Without `std`, `auto`. After [`set_default`],
+/// the engine set there.
 pub fn configured_engine() -> Result<CrcEngine, EngineError> {
     #[cfg(feature = "std")]
     {
         use crate::race::Race;
+        let set = DEFAULT.load(Ordering::Acquire);
+        if set != 0 {
+            return Ok(CrcEngine::ALL[(set - 1) as usize % 5]);
+        }
         static CONFIGURED: Race<Result<CrcEngine, EngineError>> = Race::new();
         CONFIGURED
             .get_or_init(|| {
@@ -131,6 +138,55 @@ pub fn configured_engine() -> Result<CrcEngine, EngineError> {
     {
         Ok(CrcEngine::Auto)
     }
+}
+
+/// The engine set by [`set_default`]: `1 + ` its index in
+/// [`CrcEngine::ALL`]; 0 while none is set.
+#[cfg(feature = "std")]
+static DEFAULT: AtomicU8 = AtomicU8::new(0);
+
+/// Made-ready kernels, by index in [`CrcEngine::ALL`] (`None` if this CPU
+/// does not run the engine).
+#[cfg(feature = "std")]
+fn slot(engine: CrcEngine) -> Option<CrcKernel> {
+    use crate::race::Race;
+    static SLOTS: [Race<Option<CrcKernel>>; 5] = [const { Race::new() }; 5];
+    let i = CrcEngine::ALL.iter().position(|&e| e == engine)?;
+    *SLOTS[i].get_or_init(|| CrcKernel::new(engine).ok())
+}
+
+/// Makes `name` the engine of every spec but CRC-32/ISCSI from now on, for
+/// the whole process (as OpenZFS's writable `zfs_*_impl` parameters, and
+/// [`crate::crc32c::set_default`] for CRC-32/ISCSI): [`super::checksum`]
+/// and friends, and every [`super::Crc`] made after, run it. It overrides
+/// `MBHASH_CRC_ENGINE`. Safe while other threads compute CRCs: every
+/// engine gives the same values.
+///
+/// # Errors
+/// An unknown name, or an engine this CPU does not run; nothing changes.
+#[cfg(feature = "std")]
+pub fn set_default(name: &str) -> Result<(), EngineError> {
+    let engine = select_engine(name)?;
+    // Made ready before it is published.
+    if slot(engine).is_none() {
+        return Err(EngineError::new::<CrcKernel>(
+            engine.name(),
+            EngineErrorKind::Unsupported,
+        ));
+    }
+    let i = CrcEngine::ALL
+        .iter()
+        .position(|&e| e == engine)
+        .unwrap_or(0);
+    DEFAULT.store(i as u8 + 1, Ordering::Release);
+    Ok(())
+}
+
+/// Undoes [`set_default`]: from now on the engine `MBHASH_CRC_ENGINE`
+/// names runs again (`auto` when it is unset or invalid).
+#[cfg(feature = "std")]
+pub fn clear_default() {
+    DEFAULT.store(0, Ordering::Release);
 }
 
 /// A CRC engine made ready (its kernels detected): what [`super::Crc`]
@@ -204,12 +260,19 @@ impl CrcKernel {
 
     /// The kernel `MBHASH_CRC_ENGINE` names, `auto` when it is unset or
     /// invalid. Never fails.
+    /// After [`set_default`], the engine set there.
     #[inline]
     pub fn configured() -> CrcKernel {
         #[cfg(feature = "std")]
         {
             use crate::race::Race;
             static CONFIGURED: Race<CrcKernel> = Race::new();
+            let set = DEFAULT.load(Ordering::Acquire);
+            if set != 0 {
+                if let Some(k) = slot(CrcEngine::ALL[(set - 1) as usize % 5]) {
+                    return k;
+                }
+            }
             *CONFIGURED.get_or_init(CrcKernel::configured_uncached)
         }
         #[cfg(not(feature = "std"))]
@@ -330,8 +393,14 @@ impl AutoChoices {
         })
     }
 
+    /// The kernel `auto` runs for `len` bytes of a reflected spec (most
+    /// named CRCs are; [`AutoChoices::choice_for`] gives either).
+    pub fn choice(&self, len: usize) -> CrcEngine {
+        self.choice_for(true, len)
+    }
+
     /// The kernel `auto` runs for `len` bytes of a spec reflected or not.
-    pub fn choice(&self, reflected: bool, len: usize) -> CrcEngine {
+    pub fn choice_for(&self, reflected: bool, len: usize) -> CrcEngine {
         self.choice[reflected as usize][class(len).min(TIMED_CLASSES)]
     }
 

@@ -50,7 +50,7 @@ mod spec;
 mod variant;
 
 #[cfg(feature = "std")]
-pub use engine::{AutoChoices, ENGINE_VAR, auto_choices};
+pub use engine::{AutoChoices, ENGINE_VAR, auto_choices, clear_default, set_default};
 pub use engine::{CrcEngine, CrcKernel, configured_engine, engines, select_engine};
 pub use mbhash_simd::crc::Consts;
 pub use spec::{CrcSpec, SpecError};

@@ -36,3 +36,19 @@ fn engines_quick() {
         }
     }
 }
+
+#[test]
+fn set_default_switches_the_engine() {
+    set_default("table").unwrap();
+    assert_eq!(CrcKernel::configured().engine(), CrcEngine::Table);
+    assert_eq!(configured_engine(), Ok(CrcEngine::Table));
+    assert_eq!(Crc::new(&CRC64_NVME).engine(), CrcEngine::Table);
+    assert_eq!(checksum(&CRC64_NVME, b"123456789"), CRC64_NVME.check);
+    assert!(set_default("avx9000").is_err());
+    assert_eq!(CrcKernel::configured().engine(), CrcEngine::Table);
+    clear_default();
+    assert_eq!(
+        CrcKernel::configured().engine(),
+        configured_engine().unwrap_or(CrcEngine::Auto)
+    );
+}

@@ -1,9 +1,13 @@
 //! Generic CRC by PCLMULQDQ folding of 128-bit lanes, with Barrett
 //! reduction: any spec, through its [`Consts`].
 //!
-//! The input is cut into 16-byte lanes from its end; the bytes in front of
-//! the first whole lane (fewer than 16) run through the table first. The
-//! register goes into the high-degree half of the first lane. Up to
+//! The input is cut into 16-byte lanes from its start; the register goes
+//! into the high-degree half of the first lane. The bytes past the last
+//! whole lane (fewer than 16) join at the end: the folded lane and the
+//! tail, 16 + t bytes, are split by byte shuffles into a short lane moved
+//! 16 bytes on and a last whole lane (the last 16 bytes of the input, the
+//! folded lane's last 16 - t bytes in front of them). Inputs shorter than
+//! 16 bytes run the table. Up to
 //! [`DIRECT_MAX`] lanes, each is multiplied straight onto the last one by
 //! its own constant (independent products, no chain); longer inputs run
 //! eight accumulators 128 bytes a step, multiplied onto the last lane at
@@ -155,6 +159,56 @@ pub(crate) mod x86 {
         }
     }
 
+    /// Byte-shuffle masks: `SHUFFLE[k..k + 16]` moves a lane's bytes
+    /// `16 - k` places up (zeros below), `SHUFFLE[16 + k..32 + k]` moves
+    /// them `k` places down (zeros above); the high bit of a mask byte
+    /// marks a zero.
+    static SHUFFLE: [u8; 48] = {
+        let mut t = [0x80u8; 48];
+        let mut i = 0;
+        while i < 16 {
+            t[16 + i] = i as u8;
+            i += 1;
+        }
+        t
+    };
+
+    #[inline]
+    #[target_feature(enable = "pclmulqdq,sse4.1,ssse3")]
+    fn mask(at: usize) -> __m128i {
+        let m: &[u8; 16] = SHUFFLE[at..at + 16].try_into().expect("16 bytes");
+        // SAFETY: `m` is 16 readable bytes; the load is unaligned.
+        unsafe { _mm_loadu_si128(m.as_ptr().cast()) }
+    }
+
+    /// The folded lane `v` of the input's whole lanes followed by its last
+    /// `t` bytes (`0 < t < 16`; `last` is the input's last 16 bytes), as one
+    /// lane: the first `t` bytes of `v` (a short lane, zeros in front) move
+    /// 16 bytes on, onto the last whole lane (`v`'s last `16 - t` bytes,
+    /// then the tail).
+    #[inline]
+    #[target_feature(enable = "pclmulqdq,sse4.1,ssse3")]
+    pub(crate) fn tail<const REFL: bool>(
+        c: &Consts,
+        v: __m128i,
+        last: &[u8; 16],
+        t: usize,
+    ) -> __m128i {
+        let d = load::<REFL>(last);
+        let (short, end) = if REFL {
+            // Message byte i is lane byte i.
+            let short = _mm_shuffle_epi8(v, mask(t));
+            let down = _mm_shuffle_epi8(v, mask(16 + t));
+            (short, _mm_blendv_epi8(d, down, mask(t)))
+        } else {
+            // Message byte i is lane byte 15 - i.
+            let short = _mm_shuffle_epi8(v, mask(32 - t));
+            let up = _mm_shuffle_epi8(v, mask(16 - t));
+            (short, _mm_blendv_epi8(up, d, mask(16 - t)))
+        };
+        fold(short, key(c, 0), end)
+    }
+
     /// Advances the normalised register over `data`.
     #[target_feature(enable = "pclmulqdq,sse4.1,ssse3")]
     pub(super) fn update(c: &Consts, reg: u64, data: &[u8]) -> u64 {
@@ -171,16 +225,31 @@ pub(crate) mod x86 {
         if data.len() < 16 {
             return table::update(c, reg, data);
         }
-        let (head, rest) = data.split_at(data.len() % 16);
-        let reg = table::update(c, reg, head);
-        let (lanes, _) = rest.as_chunks::<16>();
+        let (lanes, rest) = data.as_chunks::<16>();
         let first = _mm_xor_si128(load::<REFL>(&lanes[0]), reg_lane::<REFL>(reg));
         let v = if lanes.len() <= DIRECT_MAX {
             direct::<REFL>(c, first, &lanes[1..])
         } else {
             folded::<REFL>(c, first, &lanes[1..])
         };
-        reduce::<REFL>(c, v)
+        reduce::<REFL>(c, with_tail::<REFL>(c, v, data, rest.len()))
+    }
+
+    /// [`tail`] when the input (at least 16 bytes) ends `t` bytes past its
+    /// last whole lane.
+    #[inline]
+    #[target_feature(enable = "pclmulqdq,sse4.1,ssse3")]
+    pub(crate) fn with_tail<const REFL: bool>(
+        c: &Consts,
+        v: __m128i,
+        data: &[u8],
+        t: usize,
+    ) -> __m128i {
+        if t == 0 {
+            return v;
+        }
+        let last: &[u8; 16] = data[data.len() - 16..].try_into().expect("16 bytes");
+        tail::<REFL>(c, v, last, t)
     }
 
     /// `first` and `rest` multiplied straight onto the last lane.

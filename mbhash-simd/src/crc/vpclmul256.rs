@@ -2,9 +2,8 @@
 //! lanes each), with Barrett reduction: any spec, through its [`Consts`].
 //! For CPUs with VPCLMULQDQ but no AVX-512 (AMD Zen 3, Intel Alder Lake).
 //!
-//! The shape of [`super::vpclmul512`], two lanes wide. The bytes in front of
-//! the first whole 16-byte lane (fewer than 16) run through the table;
-//! the lanes are grouped into vectors from the end, so that only the first
+//! The shape of [`super::vpclmul512`], two lanes wide (the bytes past the
+//! last whole 16-byte lane join at the end as in `pclmul`); the lanes are grouped into vectors from the end, so that only the first
 //! vector may be short: it is loaded with zero lanes in front (leading
 //! zeros do not change a CRC whose register goes in front of the first
 //! data lane). Up to [`DIRECT_MAX`] vectors, each lane is multiplied
@@ -72,8 +71,8 @@ impl Vpclmul256 {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::super::Consts;
     use super::super::pclmul::x86 as narrow;
-    use super::super::{Consts, table};
     use super::{ACCS, DIRECT_MAX, MIN_LEN};
     use core::arch::x86_64::*;
 
@@ -150,8 +149,8 @@ mod x86 {
         if data.len() < MIN_LEN {
             return narrow::run::<REFL>(c, reg, data);
         }
-        let (head, rest) = data.split_at(data.len() % 16);
-        let reg = table::update(c, reg, head);
+        let t = data.len() % 16;
+        let rest = &data[..data.len() - t];
         // A lane in front of the first whole vector, or none.
         let lead = (rest.len() / 16) % 2;
         let (first, rest) = rest.split_at(16 * lead);
@@ -175,7 +174,7 @@ mod x86 {
         } else {
             folded::<REFL>(c, v0, vectors)
         };
-        narrow::reduce::<REFL>(c, collapse(z))
+        narrow::reduce::<REFL>(c, narrow::with_tail::<REFL>(c, collapse(z), data, t))
     }
 
     /// The last vector `last`, with every lane but its last multiplied

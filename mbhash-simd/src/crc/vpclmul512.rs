@@ -2,9 +2,8 @@
 //! 128-bit lanes each), with Barrett reduction: any spec, through its
 //! [`Consts`].
 //!
-//! The shape of [`super::pclmul`], four lanes wide. The bytes in front of
-//! the first whole 16-byte lane (fewer than 16) run through the table;
-//! the lanes are grouped into vectors from the end, so that only the first
+//! The shape of [`super::pclmul`], four lanes wide (the bytes past the
+//! last whole 16-byte lane join at the end as there); the lanes are grouped into vectors from the end, so that only the first
 //! vector may be short: it is loaded with zero lanes in front (leading
 //! zeros do not change a CRC whose register goes in front of the first
 //! data lane). Up to [`DIRECT_MAX`] vectors, each lane is multiplied
@@ -76,8 +75,8 @@ impl Vpclmul512 {
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
+    use super::super::Consts;
     use super::super::pclmul::x86 as narrow;
-    use super::super::{Consts, table};
     use super::{ACCS, DIRECT_MAX, MIN_LEN};
     use core::arch::x86_64::*;
 
@@ -153,26 +152,28 @@ mod x86 {
         if data.len() < MIN_LEN {
             return narrow::run::<REFL>(c, reg, data);
         }
-        let (head, rest) = data.split_at(data.len() % 16);
-        let reg = table::update(c, reg, head);
+        let t = data.len() % 16;
+        let rest = &data[..data.len() - t];
         // Lanes in front of the first whole vector: 0 to 3.
         let lead = (rest.len() / 16) % 4;
-        let (first, rest) = rest.split_at(16 * lead);
+        let rest = &rest[16 * lead..];
         let (vectors, _) = rest.as_chunks::<64>();
         let (v0, vectors) = if lead == 0 {
             let (v0, vectors) = vectors.split_first().expect("at least two vectors");
             (load::<REFL>(v0), vectors)
         } else {
-            let pad = 4 - lead;
-            // SAFETY: the mask enables the last `lead` lanes, which are
-            // `first`; the `pad` lanes in front are neither read nor
-            // faulted on (AVX-512 masked loads suppress masked-out
-            // elements).
-            let raw = unsafe {
-                _mm512_maskz_loadu_epi64(
-                    0xFFu8 << (2 * pad),
-                    first.as_ptr().wrapping_sub(16 * pad).cast(),
-                )
+            // The first 64 bytes (there are more), moved up by the lanes in
+            // front, zeros below. Not a masked load from before `first`:
+            // where that memory is unmapped, AMD Zen cores take an assist
+            // of about a thousand cycles to suppress the masked-out fault.
+            let whole: &[u8; 64] = data.first_chunk().expect("at least 64 bytes");
+            // SAFETY: `whole` is 64 readable bytes; the load is unaligned.
+            let x = unsafe { _mm512_loadu_si512(whole.as_ptr().cast()) };
+            let z = _mm512_setzero_si512();
+            let raw = match lead {
+                1 => _mm512_alignr_epi64::<2>(x, z),
+                2 => _mm512_alignr_epi64::<4>(x, z),
+                _ => _mm512_alignr_epi64::<6>(x, z),
             };
             (order::<REFL>(raw), vectors)
         };
@@ -184,7 +185,7 @@ mod x86 {
         } else {
             folded::<REFL>(c, v0, vectors)
         };
-        narrow::reduce::<REFL>(c, collapse(z))
+        narrow::reduce::<REFL>(c, narrow::with_tail::<REFL>(c, collapse(z), data, t))
     }
 
     /// The last vector `last`, with every lane but its last multiplied
