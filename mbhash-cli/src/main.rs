@@ -231,7 +231,7 @@ fn crc_family() -> Option<String> {
             };
             print!(
                 "    {range:<15} {:<12}",
-                auto.choice(reflected, timed).name()
+                auto.choice_for(reflected, timed).name()
             );
             for k in CrcEngine::KERNELS {
                 if let Some(c) = auto.cost(reflected, k, timed) {
@@ -249,8 +249,8 @@ fn crc_family() -> Option<String> {
             _ if configured != CrcEngine::Auto => format!("crc engines, now {}", configured.name()),
             _ => format!(
                 "crc engines, auto: {} at 64 B, {} at 64 KiB",
-                auto.choice(spec.refin, 64).name(),
-                auto.choice(spec.refin, 65536).name()
+                auto.choice_for(spec.refin, 64).name(),
+                auto.choice_for(spec.refin, 65536).name()
             ),
         };
         println!(

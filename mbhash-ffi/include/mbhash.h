@@ -491,6 +491,15 @@ typedef struct mbh_dmverity_result {
 // no CRC32C.
 #define MBH_CRC32C 7
 
+// The CRC engines, for the engine functions beside the `MBH_SHA*`
+// numbers and `MBH_CRC32C`: the engines of every `mbh_crc*` function and
+// of the ISA-L CRC drop-in, but for CRC-32/ISCSI (which runs the
+// `MBH_CRC32C` engines): `auto`, `table`, `pclmul`, `vpclmul256`,
+// `vpclmul512` (`MBHASH_CRC_ENGINE`). No hash algorithm: every other
+// function refuses it (`MBH_INVALID_ALGORITHM`). 256: clear of the hash
+// numbers, which may grow.
+#define MBH_CRC 256
+
 // Hash every accepted job, then stop.
 #define MBH_SHUTDOWN_FINISH 0
 
@@ -944,13 +953,14 @@ enum mbh_result mbh_engine_supported(mbh_algorithm alg, const char *name, bool *
 
 // Makes `name` the default engine of `alg`'s family for the whole process
 // from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's;
-// `MBH_CRC32C` names the engine of `mbh_crc32c*`), as OpenZFS's writable
+// `MBH_CRC32C` names the engine of `mbh_crc32c*` and of CRC-32/ISCSI,
+// `MBH_CRC` that of every other CRC), as OpenZFS's writable
 // `zfs_sha256_impl` parameter: the next kernel call of every pool and
 // service and of every isa-l_crypto drop-in manager, every new manager and
 // the next `mbh_crc32c*` call run on it;
 // work under way finishes on the engine it started with. Safe while other
 // threads hash. It overrides `MBHASH_SHA256_ENGINE` /
-// `MBHASH_SHA512_ENGINE` / `MBHASH_CRC32C_ENGINE`.
+// `MBHASH_SHA512_ENGINE` / `MBHASH_CRC32C_ENGINE` / `MBHASH_CRC_ENGINE`.
 //
 // Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
 // `MBH_UNKNOWN_ENGINE`, `MBH_UNSUPPORTED_ENGINE`; the default is then

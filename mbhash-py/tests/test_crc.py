@@ -3,6 +3,7 @@ the generic mbhash.crc(name) object against a bitwise reference written
 here, and the GIL released on large buffers."""
 
 import binascii
+import os
 import sys
 import threading
 import time
@@ -178,3 +179,29 @@ def test_gil_released_on_large_buffers():
         assert _gil_released(lambda: mbhash.crc("crc64-xz", big))
     finally:
         sys.setswitchinterval(old)
+
+
+def test_crc_engines_listed_and_set(rng):
+    info = next(f for f in mbhash.engines() if f["family"] == "crc")
+    assert info["env_var"] == "MBHASH_CRC_ENGINE"
+    assert "crc64-nvme" in info["algorithms"] and "crc32c" not in info["algorithms"]
+    names = [e["name"] for e in info["engines"]]
+    assert names[0] == "auto" and "table" in names
+    data = rng.randbytes(5000)
+    want = zlib.crc32(data)
+    try:
+        for e in info["engines"]:
+            if not e["supported"]:
+                with pytest.raises(ValueError):
+                    mbhash.set_engine("crc", e["name"])
+                continue
+            mbhash.set_engine("crc", e["name"])
+            assert mbhash.get_engine("crc") == e["name"]
+            assert mbhash.crc32(data) == want, e["name"]
+            assert mbhash.crc("crc64-nvme", b"123456789").value == 0xAE8B14860A799888
+        with pytest.raises(ValueError):
+            mbhash.set_engine("crc", "bogus")
+    finally:
+        mbhash.set_engine("crc", None)
+    if not os.environ.get("MBHASH_CRC_ENGINE"):
+        assert mbhash.get_engine("crc") == "auto"

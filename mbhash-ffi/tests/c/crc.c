@@ -300,6 +300,54 @@ static void bad_env(void) {
     EXPECT(mbh_crc16_t10dif_append(0, (const uint8_t *)"a", 1, &v16), MBH_UNKNOWN_ENGINE);
     EXPECT(mbh_crc32c((const uint8_t *)"a", 1, &v32), MBH_UNKNOWN_ENGINE);
     CHECK(v == 7 && v32 == 7 && v16 == 7);
+    /* A default set at run time overrides the variables. */
+    OK(mbh_set_engine(MBH_CRC, "table"));
+    OK(mbh_set_engine(MBH_CRC32C, "table"));
+    for (size_t i = 0; i < NSPECS; i++) {
+        OK(mbh_crc(SPECS[i].id, (const uint8_t *)"123456789", 9, &v));
+        CHECK(v == SPECS[i].check);
+    }
+}
+
+/* MBH_CRC in the engine functions: the CRC engines, listed, queried, set
+ * and read back; every engine gives the same values. */
+static void engines(void) {
+    size_t count = 0;
+    OK(mbh_engine_count(MBH_CRC, &count));
+    CHECK(count == 5);
+    struct rng r = {0xE9};
+    uint8_t buf[3000];
+    rng_fill(&r, buf, sizeof buf);
+    for (size_t i = 0; i < count; i++) {
+        const char *name = NULL;
+        bool supported = false;
+        OK(mbh_engine_name(MBH_CRC, i, &name));
+        OK(mbh_engine_supported(MBH_CRC, name, &supported));
+        if (!supported) {
+            EXPECT(mbh_set_engine(MBH_CRC, name), MBH_UNSUPPORTED_ENGINE);
+            continue;
+        }
+        OK(mbh_set_engine(MBH_CRC, name));
+        const char *now = NULL;
+        OK(mbh_get_engine(MBH_CRC, &now));
+        CHECK(now != NULL && strcmp(now, name) == 0);
+        for (size_t k = 0; k < NSPECS; k++)
+            for (size_t n = 0; n < sizeof buf; n += 97) {
+                uint64_t v = 0;
+                OK(mbh_crc(SPECS[k].id, buf, n, &v));
+                CHECK(v == bitwise(&SPECS[k], buf, n));
+            }
+    }
+    const char *name = NULL;
+    OK(mbh_engine_name(MBH_CRC, 0, &name));
+    CHECK(strcmp(name, "auto") == 0);
+    EXPECT(mbh_engine_name(MBH_CRC, 5, &name), MBH_OUT_OF_RANGE);
+    EXPECT(mbh_set_engine(MBH_CRC, "bogus"), MBH_UNKNOWN_ENGINE);
+    OK(mbh_set_engine(MBH_CRC, "auto"));
+    /* No hash algorithm. */
+    mbh_manager *m = NULL;
+    EXPECT(mbh_manager_new(MBH_CRC, &m), MBH_INVALID_ALGORITHM);
+    CHECK(m == NULL);
 }
 
 int main(int argc, char **argv) {
@@ -313,5 +361,6 @@ int main(int argc, char **argv) {
     check_combine_long();
     misuse();
     id_space();
+    engines();
     return finish("crc");
 }
