@@ -268,10 +268,10 @@ impl CrcKernel {
             use crate::race::Race;
             static CONFIGURED: Race<CrcKernel> = Race::new();
             let set = DEFAULT.load(Ordering::Acquire);
-            if set != 0 {
-                if let Some(k) = slot(CrcEngine::ALL[(set - 1) as usize % 5]) {
-                    return k;
-                }
+            if set != 0
+                && let Some(k) = slot(CrcEngine::ALL[(set - 1) as usize % 5])
+            {
+                return k;
             }
             *CONFIGURED.get_or_init(CrcKernel::configured_uncached)
         }

@@ -52,3 +52,52 @@ fn set_default_switches_the_engine() {
         configured_engine().unwrap_or(CrcEngine::Auto)
     );
 }
+
+/// The paths of a `no_std` build for a spec without constants (bit by
+/// bit, and `shift` without the constants' table) agree with the kernels.
+#[test]
+fn paths_without_constants_agree() {
+    let data: Vec<u8> = (0..3000u32).map(|i| (i * 31 + i / 7) as u8).collect();
+    let twelve = CrcSpec::new("CRC-12/UMTS", 12, 0x80F, 0, false, true, 0, 0xDAF).unwrap();
+    for s in Variant::ALL.iter().map(|v| *v.spec()).chain([twelve]) {
+        for (len, reg) in [(0, 0), (1, 1), (100, 0x1234), (3000, u64::MAX)] {
+            let reg = reg & s.mask();
+            assert_eq!(
+                bitwise_register(&s, reg, &data[..len]),
+                update_register(&s, reg, &data[..len]),
+                "{} {len}",
+                s.name
+            );
+        }
+        for n in [0u64, 1, 7, 4096, 1 << 40, u64::MAX] {
+            let reg = 0x5A5A_5A5A_5A5A_5A5A & s.mask();
+            assert_eq!(
+                ShiftOnly::new(&s).shift(reg, n),
+                shift_register(&s, reg, n),
+                "{} {n}",
+                s.name
+            );
+        }
+    }
+}
+
+#[test]
+fn with_consts_takes_a_static() {
+    static MPEG2_CONSTS: Consts = Consts::new(32, 0x04C1_1DB7, false);
+    let mpeg2 = CrcSpec::new(
+        "CRC-32/MPEG-2",
+        32,
+        0x04C1_1DB7,
+        0xFFFF_FFFF,
+        false,
+        false,
+        0,
+        0x0376_E6E7,
+    )
+    .unwrap();
+    let mut c = Crc::with_consts(&mpeg2, &MPEG2_CONSTS);
+    c.update(b"123456789");
+    assert_eq!(c.finalize(), 0x0376_E6E7);
+    let wrong = std::panic::catch_unwind(|| Crc::with_consts(&CRC64_NVME, &MPEG2_CONSTS));
+    assert!(wrong.is_err());
+}
