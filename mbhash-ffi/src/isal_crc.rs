@@ -228,13 +228,13 @@ unsafe fn t10dif_copy(run: Run, seed: u16, dst: *mut u8, src: *const u8, len: u6
     let (s, d) = (src as usize, dst as usize);
     let overlap = s < d.wrapping_add(n) && d < s.wrapping_add(n);
     guard(seed, || {
-        let crc = |reg: u16, data: &[u8]| {
-            isal(Variant::Crc16T10Dif, Seed::Raw, run, u64::from(reg), data) as u16
-        };
+        let v = Variant::Crc16T10Dif;
         if overlap {
             // SAFETY: `src` is readable for `n` bytes (the caller's
             // contract); no reference to `dst` exists meanwhile.
-            let value = crc(seed, unsafe { core::slice::from_raw_parts(src, n) });
+            let value = isal(v, Seed::Raw, run, u64::from(seed), unsafe {
+                core::slice::from_raw_parts(src, n)
+            }) as u16;
             // SAFETY: both readable/writable for `n` bytes; `copy` allows
             // the overlap.
             unsafe { core::ptr::copy(src, dst, n) };
@@ -248,12 +248,22 @@ unsafe fn t10dif_copy(run: Run, seed: u16, dst: *mut u8, src: *const u8, len: u6
                 core::slice::from_raw_parts_mut(dst, n),
             )
         };
-        let mut reg = seed;
+        // The kernel and its constants found once, not per piece. The
+        // register of CRC-16/T10-DIF is the CRC itself (no reflection, no
+        // final XOR), as `Seed::Raw` takes it.
+        let spec = v.spec();
+        let kernel = match run {
+            Run::Configured => CrcKernel::for_spec(spec),
+            Run::Table => CrcKernel::new_for(spec, CrcEngine::Table)
+                .unwrap_or_else(|_| CrcKernel::for_spec(spec)),
+        };
+        let consts = v.consts();
+        let mut reg = u64::from(seed);
         for (f, t) in from.chunks(COPY_CHUNK).zip(to.chunks_mut(COPY_CHUNK)) {
-            reg = crc(reg, f);
+            reg = kernel.update_register(consts, reg, f);
             t.copy_from_slice(f);
         }
-        reg
+        (reg & spec.mask()) as u16
     })
 }
 
