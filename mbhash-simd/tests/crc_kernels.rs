@@ -201,9 +201,26 @@ fn constants_rederived() {
 }
 
 #[test]
+fn shifts_agree_on_huge_lengths() {
+    let Some(k) = token_or_skip(Feature::Pclmul, "crc pclmul shift", Pclmul::new()) else {
+        return;
+    };
+    let mut rng = Rng::new(8);
+    for &(width, poly, refin) in SPECS {
+        let c = Consts::new(width, poly, refin);
+        for _ in 0..50 {
+            let reg = c.to_normalised(rng.next_u64() >> (64 - width));
+            let n = rng.next_u64() >> rng.below(64);
+            assert_eq!(k.shift(&c, reg, n), c.shift(reg, n), "width {width} n {n}");
+        }
+    }
+}
+
+#[test]
 fn shift_is_an_update_over_zeros() {
     let zeros = vec![0u8; 70_000];
     let mut rng = Rng::new(7);
+    let pclmul = token_or_skip(Feature::Pclmul, "crc pclmul shift", Pclmul::new());
     for &(width, poly, refin) in SPECS {
         let c = Consts::new(width, poly, refin);
         let mask = if width == 64 {
@@ -216,6 +233,10 @@ fn shift_is_an_update_over_zeros() {
             let want = reference(width, poly, refin, reg, &zeros[..n]);
             let got = c.from_normalised(c.shift(c.to_normalised(reg), n as u64));
             assert_eq!(got, want, "width {width} poly {poly:#x} n {n}");
+            if let Some(k) = pclmul {
+                let got = c.from_normalised(k.shift(&c, c.to_normalised(reg), n as u64));
+                assert_eq!(got, want, "pclmul: width {width} poly {poly:#x} n {n}");
+            }
         }
     }
 }

@@ -138,7 +138,13 @@ pub fn shift(spec: &CrcSpec, crc: u64, n: u64) -> u64 {
 pub fn shift_register(spec: &CrcSpec, reg: u64, n: u64) -> u64 {
     let reg = reg & spec.mask();
     match consts(spec) {
-        Some(c) => c.from_normalised(c.shift(c.to_normalised(reg), n)),
+        Some(c) => {
+            let r = c.to_normalised(reg);
+            c.from_normalised(match mbhash_simd::crc::Pclmul::new() {
+                Some(k) => k.shift(c, r, n),
+                None => c.shift(r, n),
+            })
+        }
         None => {
             // Square-and-multiply over a stack table, without constants.
             let c = ShiftOnly::new(spec);
