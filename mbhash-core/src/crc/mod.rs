@@ -61,6 +61,7 @@ pub use crate::engine::{EngineError, EngineErrorKind};
 /// The kernel constants of `spec`: the static ones of a named variant with
 /// the same width, polynomial and reflection, else (with `std`) made once
 /// per process and kept; without `std`, `None` for a spec not named.
+#[inline]
 pub fn consts(spec: &CrcSpec) -> Option<&'static Consts> {
     if let Some(c) = variant::named_consts(spec.width, spec.poly, spec.refin) {
         return Some(c);
@@ -78,7 +79,7 @@ pub fn consts(spec: &CrcSpec) -> Option<&'static Consts> {
 /// The CRC of `data` under `spec`, on the configured engine.
 #[inline]
 pub fn checksum(spec: &CrcSpec, data: &[u8]) -> u64 {
-    append(spec, spec.finish_register(spec.init_register()), data)
+    spec.finish_register(update_register(spec, spec.init_register(), data))
 }
 
 /// Continues a CRC: from the finished CRC `crc` of some message `A`, the
