@@ -245,8 +245,8 @@ impl Crc {
     /// If `consts` was made for another width, polynomial or reflection.
     pub fn with_consts(spec: &CrcSpec, consts: &'static Consts) -> Crc {
         assert!(
-            consts.width == spec.width
-                && consts.reflected == spec.refin
+            consts.width() == spec.width
+                && consts.reflected() == spec.refin
                 && consts.poly_normal() == spec.poly,
             "constants of another CRC"
         );
