@@ -95,3 +95,21 @@ fn speed_of_a_user_spec() {
         );
     }
 }
+
+/// Nanoseconds per `combine` over lengths with many bits set.
+#[test]
+#[ignore = "timing, run by hand in release mode"]
+fn speed_of_combine() {
+    for spec in [&CRC64_NVME, &CRC32_ISO_HDLC, &CRC16_T10_DIF] {
+        let t = Instant::now();
+        let mut acc = 0u64;
+        let n = 100_000u64;
+        for i in 0..n {
+            let len = black_box(i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20);
+            acc ^= mbhash_core::crc::combine(spec, acc, 0x1234, len);
+        }
+        black_box(acc);
+        let ns = t.elapsed().as_nanos() as f64 / n as f64;
+        println!("{}: combine {ns:.0} ns (44-bit lengths)", spec.name);
+    }
+}

@@ -177,25 +177,41 @@ fn constants_rederived() {
                     slow_xpow(8 * d + 64, width, poly),
                 ]
             };
-            assert_eq!(c.fold[k], want, "width {width} poly {poly:#x} fold {k}");
+            assert_eq!(c.fold(k), want, "width {width} poly {poly:#x} fold {k}");
         }
         let k128 = if refin {
             rev(slow_xpow(127, width, poly))
         } else {
             slow_xpow(128, width, poly)
         };
-        assert_eq!(c.k128, k128, "width {width} poly {poly:#x}");
+        assert_eq!(c.k128(), k128, "width {width} poly {poly:#x}");
         // Barrett: mu = floor(x^128 / P'), so x^128 + mu * P' (= mu * P'
         // + x^128 over GF(2)) has degree below 64; with mu = x^64 + m and
         // P' = x^64 + p: x^128 + (x^64 + m)(x^64 + p) = x^64 (m + p) + m p.
         let p = poly << (64 - width);
-        let m = rev(c.mu);
+        let m = rev(c.mu());
         let mp = clmul(m, p);
         let high = (mp >> 64) as u64 ^ m ^ p;
         assert_eq!(high, 0, "width {width} poly {poly:#x}: mu");
-        assert_eq!(rev(c.poly), p);
-        for (k, &x) in c.x2n.iter().enumerate().take(20) {
-            assert_eq!(x, slow_xpow(8 << k, width, poly), "x2n {k}");
+        assert_eq!(rev(c.poly()), p);
+        for k in 0..20 {
+            assert_eq!(c.x2n(k), slow_xpow(8 << k, width, poly), "x2n {k}");
+        }
+    }
+}
+
+#[test]
+fn shifts_agree_on_huge_lengths() {
+    let Some(k) = token_or_skip(Feature::Pclmul, "crc pclmul shift", Pclmul::new()) else {
+        return;
+    };
+    let mut rng = Rng::new(8);
+    for &(width, poly, refin) in SPECS {
+        let c = Consts::new(width, poly, refin);
+        for _ in 0..50 {
+            let reg = c.to_normalised(rng.next_u64() >> (64 - width));
+            let n = rng.next_u64() >> rng.below(64);
+            assert_eq!(k.shift(&c, reg, n), c.shift(reg, n), "width {width} n {n}");
         }
     }
 }
@@ -204,6 +220,7 @@ fn constants_rederived() {
 fn shift_is_an_update_over_zeros() {
     let zeros = vec![0u8; 70_000];
     let mut rng = Rng::new(7);
+    let pclmul = token_or_skip(Feature::Pclmul, "crc pclmul shift", Pclmul::new());
     for &(width, poly, refin) in SPECS {
         let c = Consts::new(width, poly, refin);
         let mask = if width == 64 {
@@ -216,6 +233,10 @@ fn shift_is_an_update_over_zeros() {
             let want = reference(width, poly, refin, reg, &zeros[..n]);
             let got = c.from_normalised(c.shift(c.to_normalised(reg), n as u64));
             assert_eq!(got, want, "width {width} poly {poly:#x} n {n}");
+            if let Some(k) = pclmul {
+                let got = c.from_normalised(k.shift(&c, c.to_normalised(reg), n as u64));
+                assert_eq!(got, want, "pclmul: width {width} poly {poly:#x} n {n}");
+            }
         }
     }
 }

@@ -301,7 +301,7 @@ impl CrcKernel {
             Imp::One(e) => e.update(c, reg, data),
             #[cfg(feature = "std")]
             Imp::Auto(s) => {
-                s.by_class[c.reflected as usize][class(data.len())].update(c, reg, data)
+                s.by_class[c.reflected() as usize][class(data.len())].update(c, reg, data)
             }
             #[cfg(feature = "std")]
             Imp::Crc32c(k) => !k.append(!(reg as u32), data) as u64,
@@ -479,7 +479,7 @@ pub(crate) fn user_consts(spec: &CrcSpec) -> &'static Consts {
     loop {
         let node = cell.get_or_init(make);
         let c = &node.consts;
-        if c.width == spec.width && c.reflected == spec.refin && c.poly_normal() == spec.poly {
+        if c.width() == spec.width && c.reflected() == spec.refin && c.poly_normal() == spec.poly {
             return c;
         }
         cell = &node.next;

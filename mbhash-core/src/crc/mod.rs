@@ -61,6 +61,7 @@ pub use crate::engine::{EngineError, EngineErrorKind};
 /// The kernel constants of `spec`: the static ones of a named variant with
 /// the same width, polynomial and reflection, else (with `std`) made once
 /// per process and kept; without `std`, `None` for a spec not named.
+#[inline]
 pub fn consts(spec: &CrcSpec) -> Option<&'static Consts> {
     if let Some(c) = variant::named_consts(spec.width, spec.poly, spec.refin) {
         return Some(c);
@@ -78,7 +79,7 @@ pub fn consts(spec: &CrcSpec) -> Option<&'static Consts> {
 /// The CRC of `data` under `spec`, on the configured engine.
 #[inline]
 pub fn checksum(spec: &CrcSpec, data: &[u8]) -> u64 {
-    append(spec, spec.finish_register(spec.init_register()), data)
+    spec.finish_register(update_register(spec, spec.init_register(), data))
 }
 
 /// Continues a CRC: from the finished CRC `crc` of some message `A`, the
@@ -138,7 +139,13 @@ pub fn shift(spec: &CrcSpec, crc: u64, n: u64) -> u64 {
 pub fn shift_register(spec: &CrcSpec, reg: u64, n: u64) -> u64 {
     let reg = reg & spec.mask();
     match consts(spec) {
-        Some(c) => c.from_normalised(c.shift(c.to_normalised(reg), n)),
+        Some(c) => {
+            let r = c.to_normalised(reg);
+            c.from_normalised(match mbhash_simd::crc::Pclmul::new() {
+                Some(k) => k.shift(c, r, n),
+                None => c.shift(r, n),
+            })
+        }
         None => {
             // Square-and-multiply over a stack table, without constants.
             let c = ShiftOnly::new(spec);
@@ -238,8 +245,8 @@ impl Crc {
     /// If `consts` was made for another width, polynomial or reflection.
     pub fn with_consts(spec: &CrcSpec, consts: &'static Consts) -> Crc {
         assert!(
-            consts.width == spec.width
-                && consts.reflected == spec.refin
+            consts.width() == spec.width
+                && consts.reflected() == spec.refin
                 && consts.poly_normal() == spec.poly,
             "constants of another CRC"
         );

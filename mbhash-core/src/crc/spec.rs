@@ -77,6 +77,7 @@ impl fmt::Display for SpecError {
 impl core::error::Error for SpecError {}
 
 /// The mask of the low `width` bits (`width` in 1..=64).
+#[inline]
 pub(crate) const fn mask(width: u8) -> u64 {
     if width >= 64 {
         u64::MAX
@@ -86,6 +87,7 @@ pub(crate) const fn mask(width: u8) -> u64 {
 }
 
 /// Reverses the low `width` bits of `v`.
+#[inline]
 pub(crate) const fn reflect(v: u64, width: u8) -> u64 {
     v.reverse_bits() >> (64 - width as u32)
 }
@@ -225,6 +227,7 @@ impl CrcSpec {
 
     /// The register value the kernels start from: `init` in the input's
     /// bit order (reflected for a reflected CRC).
+    #[inline]
     pub const fn init_register(&self) -> u64 {
         if self.refin {
             reflect(self.init, self.width)
@@ -235,6 +238,7 @@ impl CrcSpec {
 
     /// The finished CRC of a raw register (in the input's bit order):
     /// reflected if `refin != refout`, then XORed with `xorout`.
+    #[inline]
     pub const fn finish_register(&self, reg: u64) -> u64 {
         let reg = if self.refin != self.refout {
             reflect(reg, self.width)
@@ -247,6 +251,7 @@ impl CrcSpec {
     /// The raw register (in the input's bit order) whose finished CRC is
     /// `crc`: the inverse of [`CrcSpec::finish_register`], to continue a
     /// CRC from its finished value.
+    #[inline]
     pub const fn register_of(&self, crc: u64) -> u64 {
         let reg = (crc & mask(self.width)) ^ self.xorout;
         if self.refin != self.refout {
@@ -257,6 +262,7 @@ impl CrcSpec {
     }
 
     /// The mask of the spec's `width` bits.
+    #[inline]
     pub const fn mask(&self) -> u64 {
         mask(self.width)
     }

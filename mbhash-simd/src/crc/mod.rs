@@ -51,38 +51,40 @@ pub const FOLDS: usize = 64;
 /// Everything the kernels need for one (width, polynomial, reflection):
 /// the slice-by-16 tables and the folding and Barrett constants. Built by
 /// [`Consts::new`], a `const fn`, so a named CRC's constants are a
-/// `static` made at compile time.
+/// `static` made at compile time. The fields are private: every `Consts`
+/// is made by `new`, so the kernels' constants always agree with each
+/// other (the accessors show them, for tests).
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub struct Consts {
     /// `table[k][b]`: the normalised register after byte `b` followed by
     /// `k` zero bytes, from a zero register.
-    pub table: [[u64; 256]; 16],
+    pub(crate) table: [[u64; 256]; 16],
     /// `fold[k]`: the two 64-bit constants that move a 128-bit lane
     /// `16 * (k + 1)` bytes on, in the qword order of the lane as the
     /// kernels load it (the constant for the lane's low qword first).
-    pub fold: [[u64; 2]; FOLDS],
+    pub(crate) fold: [[u64; 2]; FOLDS],
     /// `lanes512[t]`: for a 64-byte vector `t` vectors before the last
     /// one, lane `l`'s fold constants (moving it `64 t + 16 (3 - l)` bytes
     /// on) in qwords `2l, 2l + 1`; zero for the last lane of the last
     /// vector, which stays as it is.
-    pub lanes512: [[u64; 8]; 16],
+    pub(crate) lanes512: [[u64; 8]; 16],
     /// `lanes256[t]`: the same for 32-byte vectors (`32 t + 16 (1 - l)`).
-    pub lanes256: [[u64; 4]; 32],
+    pub(crate) lanes256: [[u64; 4]; 32],
     /// The constant that multiplies the high-degree half of the last
     /// 128-bit lane onto its low half: `x^128 mod P'` (reflected:
     /// `x^127`, reflected).
-    pub k128: u64,
+    pub(crate) k128: u64,
     /// Barrett: `floor(x^128 / P')` without its `x^64` term.
-    pub mu: u64,
+    pub(crate) mu: u64,
     /// `P'` without its `x^64` term (reflected when the CRC is).
-    pub poly: u64,
+    pub(crate) poly: u64,
     /// `x2n[k] = x^(8 * 2^k) mod P'` (normal order): the powers of `shift`.
-    pub x2n: [u64; 64],
+    pub(crate) x2n: [u64; 64],
     /// The width `w` in bits (1 to 64).
-    pub width: u8,
+    pub(crate) width: u8,
     /// True for a reflected CRC (least significant bit first).
-    pub reflected: bool,
+    pub(crate) reflected: bool,
 }
 
 /// `a * b mod P'` for polynomials of degree below 64 in the normal order,
@@ -226,6 +228,44 @@ impl Consts {
             width,
             reflected,
         }
+    }
+
+    /// The width in bits.
+    #[inline]
+    pub const fn width(&self) -> u8 {
+        self.width
+    }
+
+    /// True for a reflected CRC.
+    #[inline]
+    pub const fn reflected(&self) -> bool {
+        self.reflected
+    }
+
+    /// The fold constants for `16 * (k + 1)` bytes, `k < FOLDS` (see the
+    /// field's documentation).
+    pub const fn fold(&self, k: usize) -> [u64; 2] {
+        self.fold[k]
+    }
+
+    /// `x^128 mod P'` (reflected: `x^127`, reflected).
+    pub const fn k128(&self) -> u64 {
+        self.k128
+    }
+
+    /// Barrett's `floor(x^128 / P')` without its `x^64` term.
+    pub const fn mu(&self) -> u64 {
+        self.mu
+    }
+
+    /// `P'` without its `x^64` term, in the kernel's order.
+    pub const fn poly(&self) -> u64 {
+        self.poly
+    }
+
+    /// `x^(8 * 2^k) mod P'`, normal order.
+    pub const fn x2n(&self, k: usize) -> u64 {
+        self.x2n[k]
     }
 
     /// The normalised register of a `width`-bit register `reg` (see the

@@ -58,6 +58,23 @@ impl Pclmul {
         self.entry().update(c, reg, data)
     }
 
+    /// [`Consts::shift`] by carry-less multiplication: the normalised
+    /// register advanced over `len` zero bytes, at most 64 products with
+    /// Barrett reduction.
+    #[inline]
+    pub fn shift(self, c: &Consts, reg: u64, len: u64) -> u64 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: the token proves PCLMULQDQ, SSSE3 and SSE4.1.
+            unsafe { x86::shift(c, reg, len) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (c, reg, len);
+            match self {}
+        }
+    }
+
     /// The kernel as an [`Entry`].
     pub fn entry(self) -> Entry {
         #[cfg(target_arch = "x86_64")]
@@ -207,6 +224,30 @@ pub(crate) mod x86 {
             (short, _mm_blendv_epi8(up, d, mask(16 - t)))
         };
         fold(short, key(c, 0), end)
+    }
+
+    /// [`super::super::Consts::shift`] with carry-less products: in the
+    /// normal order, `r * x^(8 * 2^k) mod P'` for each bit `k` of `len`, the
+    /// 127-bit product reduced by Barrett; the register stays in a vector
+    /// register throughout.
+    #[target_feature(enable = "pclmulqdq,sse4.1,ssse3")]
+    pub(super) fn shift(c: &Consts, reg: u64, len: u64) -> u64 {
+        let order = |v: u64| if c.reflected { v.reverse_bits() } else { v };
+        // mu in the low qword, P' in the high one.
+        let k = _mm_set_epi64x(order(c.poly) as i64, order(c.mu) as i64);
+        let mut r = _mm_cvtsi64_si128(order(reg) as i64);
+        let mut bits = len;
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let w = _mm_clmulepi64_si128::<0x00>(r, _mm_cvtsi64_si128(c.x2n[i] as i64));
+            // q = Wh + floor(Wh * mu / x^64): Wh is w's high qword.
+            let t = _mm_clmulepi64_si128::<0x01>(w, k);
+            let q = _mm_xor_si128(_mm_srli_si128::<8>(w), _mm_srli_si128::<8>(t));
+            // r = Wl + low(q * P').
+            r = _mm_xor_si128(w, _mm_clmulepi64_si128::<0x10>(q, k));
+        }
+        order(_mm_cvtsi128_si64(r) as u64)
     }
 
     /// Advances the normalised register over `data`.

@@ -7,7 +7,7 @@
 //! vector may be short: it is loaded with zero lanes in front (leading
 //! zeros do not change a CRC whose register goes in front of the first
 //! data lane). Up to [`DIRECT_MAX`] vectors, each lane is multiplied
-//! straight onto the last lane by its own constant ([`Consts::lanes256`]);
+//! straight onto the last lane by its own constant (`Consts::lanes256`);
 //! longer inputs run [`ACCS`] accumulators 256 bytes a step and end the
 //! same way. The four lanes are XORed into one and reduced as in
 //! `pclmul`. Inputs shorter than [`MIN_LEN`] run the `pclmul` kernel.
