@@ -142,7 +142,12 @@ fn crc_is_posix_cksum() {
     same(&dir.0, &["-a", "crc"], &[], b"");
     // --tag and --untagged change nothing in cksum's CRC lines.
     same(&dir.0, &["-a", "crc", "--tag", "f9"], &["--tag", "f9"], b"");
-    same(&dir.0, &["-a", "crc", "--untagged", "f9"], &["--untagged", "f9"], b"");
+    same(
+        &dir.0,
+        &["-a", "crc", "--untagged", "f9"],
+        &["--untagged", "f9"],
+        b"",
+    );
     // A name with a newline is written as it is; NUL-terminated lines.
     same(&dir.0, &["-a", "crc", "a\nb"], &["a\nb"], b"");
     same(
