@@ -37,7 +37,9 @@
  * name one; by default `auto`). A NULL buffer with a length of 0 is
  * accepted; these functions return no errors (ISA-L's have none): an engine
  * named by the environment that cannot run falls back to `auto`, as mbhash's
- * infallible Rust functions do (mbh_crc reports it as an error).
+ * infallible Rust functions do (mbh_crc reports it as an error). A Rust
+ * panic inside (a bug in mbhash) aborts the process: with no error code,
+ * any value returned would be a wrong CRC taken for a good one.
  */
 #ifndef _CRC_H_
 #define _CRC_H_

@@ -20,7 +20,7 @@
  * the others with the kernel mbhash picks for the CPU and size
  * (MBHASH_CRC_ENGINE names one; by default `auto`). A NULL buffer with a
  * length of 0 is accepted; these functions return no errors (ISA-L's have
- * none).
+ * none). A Rust panic inside (a bug in mbhash) aborts the process.
  */
 #ifndef _CRC64_H_
 #define _CRC64_H_
