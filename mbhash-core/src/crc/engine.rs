@@ -308,6 +308,20 @@ impl CrcKernel {
         }
     }
 
+    /// True if this kernel runs `vpclmul512` for `len` bytes of a spec
+    /// with constants `c`.
+    pub(crate) fn runs_vpclmul512(&self, c: &Consts, len: usize) -> bool {
+        #[cfg(not(feature = "std"))]
+        let _ = (c, len);
+        match self.imp {
+            Imp::One(_) => self.engine == CrcEngine::Vpclmul512,
+            #[cfg(feature = "std")]
+            Imp::Auto(_) => calibrated().1.choice_for(c.reflected(), len) == CrcEngine::Vpclmul512,
+            #[cfg(feature = "std")]
+            Imp::Crc32c(_) => false,
+        }
+    }
+
     /// Advances the spec's raw register (right-aligned) with constants `c`.
     #[inline]
     pub fn update_register(&self, c: &Consts, reg: u64, data: &[u8]) -> u64 {
