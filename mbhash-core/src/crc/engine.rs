@@ -476,28 +476,51 @@ fn calibrate() -> (Selected, AutoChoices) {
 /// A spec's constants kept for the process: a lock-free list that only
 /// grows (never waits, as [`crate::race::Race`]).
 #[cfg(feature = "std")]
-struct Node {
+pub(crate) struct Node {
     consts: Consts,
     next: crate::race::Race<Node>,
 }
 
-/// The constants of a spec not named here, made once per (width,
-/// polynomial, reflection) and kept for the process.
+/// Specs not named here whose constants a process keeps (about 37 KiB
+/// each): past them, a new (width, polynomial, reflection) runs bit by bit,
+/// so that a program trying many polynomials cannot grow without bound.
 #[cfg(feature = "std")]
-pub(crate) fn user_consts(spec: &CrcSpec) -> &'static Consts {
+pub(crate) const USER_CONSTS_MAX: usize = 256;
+
+/// The constants of a spec not named here, made once per (width,
+/// polynomial, reflection) and kept for the process; `None` once
+/// [`USER_CONSTS_MAX`] others are kept.
+#[cfg(feature = "std")]
+pub(crate) fn user_consts(spec: &CrcSpec) -> Option<&'static Consts> {
     use crate::race::Race;
     static HEAD: Race<Node> = Race::new();
-    let make = || Node {
-        consts: Consts::new(spec.width, spec.poly, spec.refin),
-        next: Race::new(),
+    find_or_add(&HEAD, spec, USER_CONSTS_MAX)
+}
+
+/// The constants of `spec` in the list from `head`, added at its end if
+/// missing and the list holds fewer than `max`.
+#[cfg(feature = "std")]
+pub(crate) fn find_or_add(
+    head: &'static crate::race::Race<Node>,
+    spec: &CrcSpec,
+    max: usize,
+) -> Option<&'static Consts> {
+    let matches = |c: &Consts| {
+        c.width() == spec.width && c.reflected() == spec.refin && c.poly_normal() == spec.poly
     };
-    let mut cell = &HEAD;
-    loop {
-        let node = cell.get_or_init(make);
-        let c = &node.consts;
-        if c.width() == spec.width && c.reflected() == spec.refin && c.poly_normal() == spec.poly {
-            return c;
+    let mut cell = head;
+    for _ in 0..max {
+        let node = match cell.get() {
+            Some(node) => node,
+            None => cell.get_or_init(|| Node {
+                consts: Consts::new(spec.width, spec.poly, spec.refin),
+                next: crate::race::Race::new(),
+            }),
+        };
+        if matches(&node.consts) {
+            return Some(&node.consts);
         }
         cell = &node.next;
     }
+    None
 }

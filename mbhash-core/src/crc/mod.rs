@@ -60,7 +60,9 @@ pub use crate::engine::{EngineError, EngineErrorKind};
 
 /// The kernel constants of `spec`: the static ones of a named variant with
 /// the same width, polynomial and reflection, else (with `std`) made once
-/// per process and kept; without `std`, `None` for a spec not named.
+/// per process and kept, for up to 256 such (width, polynomial,
+/// reflection); `None` past them and, without `std`, for any spec not
+/// named (such specs run bit by bit).
 #[inline]
 pub fn consts(spec: &CrcSpec) -> Option<&'static Consts> {
     if let Some(c) = variant::named_consts(spec.width, spec.poly, spec.refin) {
@@ -68,7 +70,7 @@ pub fn consts(spec: &CrcSpec) -> Option<&'static Consts> {
     }
     #[cfg(feature = "std")]
     {
-        Some(engine::user_consts(spec))
+        engine::user_consts(spec)
     }
     #[cfg(not(feature = "std"))]
     {
