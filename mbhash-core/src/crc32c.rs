@@ -47,7 +47,7 @@
 //! [`crc32c_with`] to run a given one.
 
 use crate::crc::classes::{
-    CLASSES, TIMED_CLASSES, cheapest, class, class_length, class_max, measure,
+    CLASSES, TIMED_CLASSES, WARM_UP_US, cheapest, class, class_length, class_max, measure,
 };
 use crate::race::Race;
 use mbhash_simd::crc32c::{Entry, Kernel, Sse42, Table, Vpclmul, VpclmulFold};
@@ -405,11 +405,16 @@ fn calibrate() -> (Selected, AutoChoices) {
     let table = Crc32cEngine::KERNELS
         .iter()
         .position(|&k| k == Crc32cEngine::Table);
-    let cost = measure(kernels.map(|k| k.is_some()), table, |i, data| {
-        if let Some(k) = kernels[i] {
-            black_box(k.update(0, data));
-        }
-    });
+    let cost = measure(
+        kernels.map(|k| k.is_some()),
+        table,
+        WARM_UP_US,
+        |i, data| {
+            if let Some(k) = kernels[i] {
+                black_box(k.update(0, data));
+            }
+        },
+    );
     let table_kernel = One::Table(Table);
     let picked = cheapest(&cost, table.unwrap_or(0)).map(|i| kernels[i].unwrap_or(table_kernel));
     let mut by_class = [picked[TIMED_CLASSES]; CLASSES];

@@ -498,3 +498,31 @@ fn crc32c_through_the_generic_api() {
         }
     }
 }
+
+#[test]
+fn copy_and_checksum() {
+    let mut rng = Rng::new(0x25_0007);
+    let src = rng.bytes(20_000);
+    for s in all_specs() {
+        for len in [0, 1, 100, 4095, 4096, 4097, 20_000] {
+            let mut dst = vec![0u8; len];
+            let reg = crc::update_register_copy(&s, s.init_register(), &mut dst, &src[..len]);
+            assert_eq!(dst, &src[..len]);
+            assert_eq!(
+                s.finish_register(reg),
+                reference(&s, &src[..len]),
+                "{} {len}",
+                s.name
+            );
+            let mut c = Crc::new(&s);
+            let mut dst2 = vec![0u8; len];
+            c.update_copy(&mut dst2, &src[..len]);
+            assert_eq!(dst2, dst);
+            assert_eq!(c.finalize(), s.finish_register(reg));
+        }
+    }
+    let unequal = std::panic::catch_unwind(|| {
+        crc::update_register_copy(&CRC16_T10_DIF, 0, &mut [0u8; 3], &[0u8; 4])
+    });
+    assert!(unequal.is_err());
+}

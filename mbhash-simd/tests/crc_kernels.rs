@@ -240,3 +240,29 @@ fn shift_is_an_update_over_zeros() {
         }
     }
 }
+
+#[test]
+fn vpclmul512_copy_kernel() {
+    let Some(k) = token_or_skip(Feature::Vpclmul, "crc vpclmul512 copy", Vpclmul512::new()) else {
+        return;
+    };
+    let mut rng = Rng::new(9);
+    let mut src = vec![0u8; 70_000];
+    rng.fill(&mut src);
+    for &(width, poly, refin) in SPECS {
+        let c = Consts::new(width, poly, refin);
+        for len in [0, 100, 1023, 1024, 1025, 1536, 4096, 4097, 65_536 + 17] {
+            let off = rng.below(16);
+            let s = &src[off..off + len];
+            let mut dst = vec![0u8; len + 1];
+            let reg = rng.next_u64() >> (64 - width);
+            let got = c.from_normalised(k.update_copy(&c, c.to_normalised(reg), &mut dst[1..], s));
+            assert_eq!(&dst[1..], s, "copy, length {len}");
+            assert_eq!(
+                got,
+                reference(width, poly, refin, reg, s),
+                "width {width} poly {poly:#x} refin {refin}, length {len}"
+            );
+        }
+    }
+}

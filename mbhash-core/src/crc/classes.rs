@@ -39,6 +39,10 @@ pub(crate) const fn class_length(b: usize) -> usize {
 /// rather than measured at length (which would take milliseconds).
 pub(crate) const TABLE_TIMED: usize = 12;
 
+/// Microseconds of untimed warm-up before a first measurement (see
+/// [`measure`]).
+pub(crate) const WARM_UP_US: u128 = 600;
+
 /// Nanoseconds per call of each of `K` kernels per timed class (infinite
 /// where a kernel is absent).
 pub(crate) type Costs<const K: usize> = [[f64; K]; TIMED_CLASSES + 1];
@@ -46,19 +50,19 @@ pub(crate) type Costs<const K: usize> = [[f64; K]; TIMED_CLASSES + 1];
 /// Times `K` kernels on one length per size class: the minimum over a few
 /// rounds of a short batch of calls (the minimum, so that a round disturbed
 /// by another thread does not count), the kernels interleaved within each
-/// round, after a warm-up. `present[i]` says whether kernel `i` runs here,
+/// round, after `warm_up_us` microseconds of warm-up. `present[i]` says
+/// whether kernel `i` runs here,
 /// `table` which one is the table kernel (timed up to [`TABLE_TIMED`] and
 /// scaled beyond); `run(i, data)` runs kernel `i` once.
 pub(crate) fn measure<const K: usize>(
     present: [bool; K],
     table: Option<usize>,
+    warm_up_us: u128,
     mut run: impl FnMut(usize, &[u8]),
 ) -> Costs<K> {
     use std::hint::black_box;
     use std::time::Instant;
     const ROUNDS: usize = 5;
-    /// Microseconds of untimed warm-up.
-    const WARM_UP_US: u128 = 600;
     /// Bytes hashed per timed batch (at least one call).
     const BATCH: usize = 8 << 10;
 
@@ -77,7 +81,7 @@ pub(crate) fn measure<const K: usize>(
     // then, the AVX-512 kernels lose classes they win. So each kernel first
     // runs for about that long, untimed.
     let warm = Instant::now();
-    while warm.elapsed().as_micros() < WARM_UP_US {
+    while warm.elapsed().as_micros() < warm_up_us {
         for i in (0..K).filter(|&i| present[i] && Some(i) != table) {
             run(i, black_box(&data[..data.len().min(4096)]));
         }

@@ -3,7 +3,7 @@
 
 #[cfg(feature = "std")]
 use super::classes::{
-    CLASSES, Costs, TIMED_CLASSES, cheapest, class, class_length, class_max, measure,
+    CLASSES, Costs, TIMED_CLASSES, WARM_UP_US, cheapest, class, class_length, class_max, measure,
 };
 use super::spec::CrcSpec;
 #[cfg(feature = "std")]
@@ -308,6 +308,20 @@ impl CrcKernel {
         }
     }
 
+    /// True if this kernel runs `vpclmul512` for `len` bytes of a spec
+    /// with constants `c`.
+    pub(crate) fn runs_vpclmul512(&self, c: &Consts, len: usize) -> bool {
+        #[cfg(not(feature = "std"))]
+        let _ = (c, len);
+        match self.imp {
+            Imp::One(_) => self.engine == CrcEngine::Vpclmul512,
+            #[cfg(feature = "std")]
+            Imp::Auto(_) => calibrated().1.choice_for(c.reflected(), len) == CrcEngine::Vpclmul512,
+            #[cfg(feature = "std")]
+            Imp::Crc32c(_) => false,
+        }
+    }
+
     /// Advances the spec's raw register (right-aligned) with constants `c`.
     #[inline]
     pub fn update_register(&self, c: &Consts, reg: u64, data: &[u8]) -> u64 {
@@ -442,7 +456,9 @@ fn calibrate() -> (Selected, AutoChoices) {
     let mut choice = [[CrcEngine::Table; TIMED_CLASSES + 1]; 2];
     for (o, consts) in [CRC64_ECMA_182, CRC64_NVME].iter().enumerate() {
         let c = super::consts(consts).expect("named");
-        cost[o] = measure(entries.map(|e| e.is_some()), table, |i, data| {
+        // The second orientation runs right after the first: warm already.
+        let warm_up = if o == 0 { WARM_UP_US } else { 0 };
+        cost[o] = measure(entries.map(|e| e.is_some()), table, warm_up, |i, data| {
             if let Some(e) = entries[i] {
                 black_box(e.update(c, 0, data));
             }
@@ -460,28 +476,51 @@ fn calibrate() -> (Selected, AutoChoices) {
 /// A spec's constants kept for the process: a lock-free list that only
 /// grows (never waits, as [`crate::race::Race`]).
 #[cfg(feature = "std")]
-struct Node {
+pub(crate) struct Node {
     consts: Consts,
     next: crate::race::Race<Node>,
 }
 
-/// The constants of a spec not named here, made once per (width,
-/// polynomial, reflection) and kept for the process.
+/// Specs not named here whose constants a process keeps (about 37 KiB
+/// each): past them, a new (width, polynomial, reflection) runs bit by bit,
+/// so that a program trying many polynomials cannot grow without bound.
 #[cfg(feature = "std")]
-pub(crate) fn user_consts(spec: &CrcSpec) -> &'static Consts {
+pub(crate) const USER_CONSTS_MAX: usize = 256;
+
+/// The constants of a spec not named here, made once per (width,
+/// polynomial, reflection) and kept for the process; `None` once
+/// [`USER_CONSTS_MAX`] others are kept.
+#[cfg(feature = "std")]
+pub(crate) fn user_consts(spec: &CrcSpec) -> Option<&'static Consts> {
     use crate::race::Race;
     static HEAD: Race<Node> = Race::new();
-    let make = || Node {
-        consts: Consts::new(spec.width, spec.poly, spec.refin),
-        next: Race::new(),
+    find_or_add(&HEAD, spec, USER_CONSTS_MAX)
+}
+
+/// The constants of `spec` in the list from `head`, added at its end if
+/// missing and the list holds fewer than `max`.
+#[cfg(feature = "std")]
+pub(crate) fn find_or_add(
+    head: &'static crate::race::Race<Node>,
+    spec: &CrcSpec,
+    max: usize,
+) -> Option<&'static Consts> {
+    let matches = |c: &Consts| {
+        c.width() == spec.width && c.reflected() == spec.refin && c.poly_normal() == spec.poly
     };
-    let mut cell = &HEAD;
-    loop {
-        let node = cell.get_or_init(make);
-        let c = &node.consts;
-        if c.width() == spec.width && c.reflected() == spec.refin && c.poly_normal() == spec.poly {
-            return c;
+    let mut cell = head;
+    for _ in 0..max {
+        let node = match cell.get() {
+            Some(node) => node,
+            None => cell.get_or_init(|| Node {
+                consts: Consts::new(spec.width, spec.poly, spec.refin),
+                next: crate::race::Race::new(),
+            }),
+        };
+        if matches(&node.consts) {
+            return Some(&node.consts);
         }
         cell = &node.next;
     }
+    None
 }

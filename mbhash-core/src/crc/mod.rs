@@ -60,7 +60,9 @@ pub use crate::engine::{EngineError, EngineErrorKind};
 
 /// The kernel constants of `spec`: the static ones of a named variant with
 /// the same width, polynomial and reflection, else (with `std`) made once
-/// per process and kept; without `std`, `None` for a spec not named.
+/// per process and kept, for up to 256 such (width, polynomial,
+/// reflection); `None` past them and, without `std`, for any spec not
+/// named (such specs run bit by bit).
 #[inline]
 pub fn consts(spec: &CrcSpec) -> Option<&'static Consts> {
     if let Some(c) = variant::named_consts(spec.width, spec.poly, spec.refin) {
@@ -68,7 +70,7 @@ pub fn consts(spec: &CrcSpec) -> Option<&'static Consts> {
     }
     #[cfg(feature = "std")]
     {
-        Some(engine::user_consts(spec))
+        engine::user_consts(spec)
     }
     #[cfg(not(feature = "std"))]
     {
@@ -100,6 +102,44 @@ pub fn update_register(spec: &CrcSpec, reg: u64, data: &[u8]) -> u64 {
         Some(c) => CrcKernel::for_spec(spec).update_register(c, reg, data),
         None => bitwise_register(spec, reg, data),
     }
+}
+
+/// Bytes copied and then checksummed at a time by [`update_register_copy`]:
+/// small enough that the checksum reads the copy from L1.
+const COPY_CHUNK: usize = 4096;
+
+/// Copies `src` into `dst` and advances the raw register `reg` over the
+/// bytes (as ISA-L's `crc16_t10dif_copy`, for T10 protection information
+/// inserted while data moves). Where the engine for this length is
+/// `vpclmul512`, in one pass (each vector stored as it is loaded for
+/// folding); else a chunk at a time, so that the checksum reads each chunk
+/// from the first-level cache where the copy left it.
+///
+/// # Panics
+/// If `dst` and `src` differ in length (as `copy_from_slice`).
+pub fn update_register_copy(spec: &CrcSpec, reg: u64, dst: &mut [u8], src: &[u8]) -> u64 {
+    assert_eq!(
+        dst.len(),
+        src.len(),
+        "update_register_copy: destination and source lengths differ"
+    );
+    let mut reg = reg & spec.mask();
+    let kernel = CrcKernel::for_spec(spec);
+    let consts = consts(spec);
+    // One pass where the CPU has the 512-bit kernel and `auto` would run it.
+    if let (Some(c), Some(k)) = (consts, mbhash_simd::crc::Vpclmul512::new())
+        && kernel.runs_vpclmul512(c, src.len())
+    {
+        return c.from_normalised(k.update_copy(c, c.to_normalised(reg), dst, src));
+    }
+    for (d, s) in dst.chunks_mut(COPY_CHUNK).zip(src.chunks(COPY_CHUNK)) {
+        d.copy_from_slice(s);
+        reg = match consts {
+            Some(c) => kernel.update_register(c, reg, d),
+            None => bitwise_register(spec, reg, d),
+        };
+    }
+    reg
 }
 
 /// The register after `data` bit by bit (no constants): `no_std` only.
@@ -311,6 +351,16 @@ impl Crc {
             Some(c) => self.kernel.update_normalised(c, self.reg, data),
             None => bitwise_register(&self.spec, self.reg, data),
         };
+    }
+
+    /// Copies `src` into `dst` and appends the bytes to the message (see
+    /// [`update_register_copy`]).
+    ///
+    /// # Panics
+    /// If `dst` and `src` differ in length.
+    pub fn update_copy(&mut self, dst: &mut [u8], src: &[u8]) {
+        let reg = update_register_copy(&self.spec, self.register(), dst, src);
+        self.set_register(reg);
     }
 
     /// Appends `n` zero bytes without reading any, in O(log n).

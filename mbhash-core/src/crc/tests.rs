@@ -101,3 +101,27 @@ fn with_consts_takes_a_static() {
     let wrong = std::panic::catch_unwind(|| Crc::with_consts(&CRC64_NVME, &MPEG2_CONSTS));
     assert!(wrong.is_err());
 }
+
+#[test]
+fn user_constants_are_kept_up_to_a_bound() {
+    use crate::race::Race;
+    static HEAD: Race<engine::Node> = Race::new();
+    let spec = |poly| CrcSpec {
+        poly,
+        ..CRC16_T10_DIF
+    };
+    let a = engine::find_or_add(&HEAD, &spec(0x1021), 2).expect("room");
+    assert!(core::ptr::eq(
+        a,
+        engine::find_or_add(&HEAD, &spec(0x1021), 2).unwrap()
+    ));
+    let b = engine::find_or_add(&HEAD, &spec(0x8005), 2).expect("room");
+    assert!(!core::ptr::eq(a, b));
+    assert_eq!(b.poly_normal(), 0x8005);
+    // Full: a third is refused, the two kept are still found.
+    assert!(engine::find_or_add(&HEAD, &spec(0x3D65), 2).is_none());
+    assert!(core::ptr::eq(
+        b,
+        engine::find_or_add(&HEAD, &spec(0x8005), 2).unwrap()
+    ));
+}

@@ -60,6 +60,28 @@ impl Vpclmul512 {
         self.entry().update(c, reg, data)
     }
 
+    /// Copies `src` into `dst` and advances the normalised register over
+    /// the bytes, in one pass: each 64-byte vector is stored as soon as it
+    /// is loaded for folding (the bytes past the last whole 512-byte group
+    /// are copied, then folded, as `update` does).
+    ///
+    /// # Panics
+    /// If `dst` and `src` differ in length.
+    pub fn update_copy(self, c: &Consts, reg: u64, dst: &mut [u8], src: &[u8]) -> u64 {
+        assert_eq!(dst.len(), src.len(), "update_copy: lengths differ");
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: the token proves AVX-512 F/BW/VL, VPCLMULQDQ,
+            // PCLMULQDQ, SSSE3 and SSE4.1.
+            unsafe { x86::update_copy(c, reg, dst, src) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (c, reg, dst, src);
+            match self {}
+        }
+    }
+
     /// The kernel as an [`Entry`].
     pub fn entry(self) -> Entry {
         #[cfg(target_arch = "x86_64")]
@@ -186,6 +208,77 @@ mod x86 {
             folded::<REFL>(c, v0, vectors)
         };
         narrow::reduce::<REFL>(c, narrow::with_tail::<REFL>(c, collapse(z), data, t))
+    }
+
+    /// Stores a vector as loaded (memory order).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn store(d: &mut [u8; 64], x: __m512i) {
+        // SAFETY: `d` is 64 writable bytes; the store is unaligned.
+        unsafe { _mm512_storeu_si512(d.as_mut_ptr().cast(), x) }
+    }
+
+    /// Loads 64 bytes, stores them to `d` and returns them in the kernel's
+    /// lane order.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn load_copy<const REFL: bool>(s: &[u8; 64], d: &mut [u8; 64]) -> __m512i {
+        // SAFETY: `s` is 64 readable bytes; the load is unaligned.
+        let x = unsafe { _mm512_loadu_si512(s.as_ptr().cast()) };
+        store(d, x);
+        order::<REFL>(x)
+    }
+
+    /// [`super::Vpclmul512::update_copy`] (`dst` as long as `src`).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    pub(super) fn update_copy(c: &Consts, reg: u64, dst: &mut [u8], src: &[u8]) -> u64 {
+        if c.reflected {
+            run_copy::<true>(c, reg, dst, src)
+        } else {
+            run_copy::<false>(c, reg, dst, src)
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn run_copy<const REFL: bool>(c: &Consts, reg: u64, dst: &mut [u8], src: &[u8]) -> u64 {
+        const GROUP: usize = 64 * ACCS;
+        let body = src.len() / GROUP * GROUP;
+        if body < 2 * GROUP {
+            dst.copy_from_slice(src);
+            return run::<REFL>(c, reg, dst);
+        }
+        let (src_body, src_rest) = src.split_at(body);
+        let (dst_body, dst_rest) = dst.split_at_mut(body);
+        let (groups, _) = src_body.as_chunks::<GROUP>();
+        let (out, _) = dst_body.as_chunks_mut::<GROUP>();
+        let (first, groups) = groups.split_first().expect("two groups");
+        let (out_first, out) = out.split_first_mut().expect("two groups");
+        let (v, _) = first.as_chunks::<64>();
+        let (o, _) = out_first.as_chunks_mut::<64>();
+        let mut acc = [_mm512_setzero_si512(); ACCS];
+        for j in 0..ACCS {
+            acc[j] = load_copy::<REFL>(&v[j], &mut o[j]);
+        }
+        // The register in front of the first lane.
+        let at = usize::from(!REFL);
+        acc[0] = _mm512_xor_si512(acc[0], _mm512_maskz_set1_epi64(1 << at, reg as i64));
+        let k = broadcast(c, 4 * ACCS - 1);
+        for (g, d) in groups.iter().zip(out.iter_mut()) {
+            let (v, _) = g.as_chunks::<64>();
+            let (o, _) = d.as_chunks_mut::<64>();
+            for j in 0..ACCS {
+                acc[j] = fold(acc[j], k, load_copy::<REFL>(&v[j], &mut o[j]));
+            }
+        }
+        let mut z = _mm512_setzero_si512();
+        for (j, a) in acc[..ACCS - 1].iter().enumerate() {
+            z = fold(*a, lanes(c, ACCS - 1 - j), z);
+        }
+        let z = end(c, acc[ACCS - 1], z);
+        let reg = narrow::reduce::<REFL>(c, collapse(z));
+        dst_rest.copy_from_slice(src_rest);
+        run::<REFL>(c, reg, dst_rest)
     }
 
     /// The last vector `last`, with every lane but its last multiplied
