@@ -222,8 +222,8 @@ pub unsafe extern "C" fn crc32_iscsi_base(buffer: *mut u8, len: c_int, crc_init:
     }
 }
 
-/// Bytes checksummed and then copied at a time by `crc16_t10dif_copy`: the
-/// chunk is still in the first-level cache when it is copied.
+/// Bytes checksummed and then copied at a time by `crc16_t10dif_copy_base`:
+/// the chunk is still in the first-level cache when it is copied.
 const COPY_CHUNK: usize = 8 * 1024;
 
 /// The body of `crc16_t10dif_copy` and its base form.
@@ -258,21 +258,26 @@ unsafe fn t10dif_copy(run: Run, seed: u16, dst: *mut u8, src: *const u8, len: u6
                 core::slice::from_raw_parts_mut(dst, n),
             )
         };
-        // The kernel and its constants found once, not per piece. The
-        // register of CRC-16/T10-DIF is the CRC itself (no reflection, no
-        // final XOR), as `Seed::Raw` takes it.
         let spec = v.spec();
-        let kernel = match run {
-            Run::Configured => CrcKernel::for_spec(spec),
-            Run::Table => CrcKernel::new_for(spec, CrcEngine::Table)
-                .unwrap_or_else(|_| CrcKernel::for_spec(spec)),
+        let reg = match run {
+            // The core's checksum while copying (one pass where it runs
+            // the 512-bit kernel). The register of CRC-16/T10-DIF is the
+            // CRC itself, as `Seed::Raw` takes it.
+            Run::Configured => crc::update_register_copy(spec, u64::from(seed), to, from),
+            // The table engine, a piece at a time: the copy reads each
+            // piece from the first-level cache where the checksum left it.
+            Run::Table => {
+                let kernel = CrcKernel::new_for(spec, CrcEngine::Table)
+                    .unwrap_or_else(|_| CrcKernel::for_spec(spec));
+                let consts = v.consts();
+                let mut reg = u64::from(seed);
+                for (f, t) in from.chunks(COPY_CHUNK).zip(to.chunks_mut(COPY_CHUNK)) {
+                    reg = kernel.update_register(consts, reg, f);
+                    t.copy_from_slice(f);
+                }
+                reg
+            }
         };
-        let consts = v.consts();
-        let mut reg = u64::from(seed);
-        for (f, t) in from.chunks(COPY_CHUNK).zip(to.chunks_mut(COPY_CHUNK)) {
-            reg = kernel.update_register(consts, reg, f);
-            t.copy_from_slice(f);
-        }
         (reg & spec.mask()) as u16
     })
 }
