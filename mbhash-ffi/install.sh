@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds and installs the mbhash C library: include/mbhash.h, libmbhash.a,
 # libmbhash.so (with its soname links), the pkg-config file mbhash.pc, and
-# the isa-l_crypto compatible headers include/isa-l_crypto/*.h.
+# the isa-l_crypto compatible headers include/isa-l_crypto/*.h and the ISA-L
+# CRC compatible headers include/isa-l/crc.h, crc64.h.
 #
 #   mbhash-ffi/install.sh [--prefix DIR] [--libdir DIR] [--includedir DIR]
 #                         [--destdir DIR] [--lib-dir DIR]
@@ -64,9 +65,11 @@ minor=${version#*.}
 minor=${minor%%.*}
 if [ "$major" = 0 ]; then soname=libmbhash.so.0.$minor; else soname=libmbhash.so.$major; fi
 
-install -d "$destdir$libdir/pkgconfig" "$destdir$includedir" "$destdir$includedir/isa-l_crypto"
+install -d "$destdir$libdir/pkgconfig" "$destdir$includedir" "$destdir$includedir/isa-l_crypto" \
+    "$destdir$includedir/isa-l"
 install -m 644 "$here/include/mbhash.h" "$destdir$includedir/mbhash.h"
 install -m 644 "$here"/include/isa-l_crypto/*.h "$destdir$includedir/isa-l_crypto/"
+install -m 644 "$here"/include/isa-l/*.h "$destdir$includedir/isa-l/"
 install -m 644 "$from/libmbhash_ffi.a" "$destdir$libdir/libmbhash.a"
 install -m 755 "$from/libmbhash_ffi.so" "$destdir$libdir/libmbhash.so.$version"
 ln -sf "libmbhash.so.$version" "$destdir$libdir/$soname"

@@ -15,7 +15,13 @@ With no FILE, or when FILE is -, read standard input. Many files are hashed
 at once as independent streams of the multi-buffer engine.
 
   -a, --algorithm ALG  sha256 (default), sha224, sha384, sha512, sha512-256,
-                       sha512-224
+                       sha512-224; or a CRC: crc (POSIX cksum's line),
+                       crc32b (cksum -a crc32b's line, CRC-32/ISO-HDLC),
+                       crc32, crc32-bzip2, crc32-cksum, crc32c,
+                       crc64-nvme, crc64-xz, crc64-ecma-182, crc64-we,
+                       crc64-go-iso, crc64-redis, crc16-t10dif, ...
+                       (`mbhash engines` lists them; the other CRCs are
+                       written as HEX  NAME, the CRC's big-endian bytes)
   -b, --binary         mark lines with '*' (binary mode; same digests)
   -c, --check          read checksums from the CHECKFILEs and check them
       --tag            write BSD-style lines: SHA256 (NAME) = HASH
@@ -53,7 +59,8 @@ untagged, from its digest's length (hex or base64): 56, 64, 96 or 128 hex
 digits are SHA-224, SHA-256, SHA-384, SHA-512. One list may mix them.
 With -a, only lines of that algorithm are properly formatted, as in
 coreutils. Lines of algorithms mbhash does not compute (BLAKE2b, SHA3, ...)
-count as improperly formatted.
+count as improperly formatted. CRC lines are not checked (-c with a CRC is
+refused, as cksum refuses -a crc -c).
 
 POSIXLY_CORRECT in the environment ends the options at the first FILE.
 
@@ -91,6 +98,9 @@ pub enum Report {
 pub struct Options {
     /// The algorithm.
     pub algo: Algo,
+    /// `-a` named a CRC (`crc`, `crc32b`, `crc64-nvme`, ...): that, not
+    /// `algo`, is computed.
+    pub crc: Option<crate::crcsum::CrcAlgo>,
     /// `-a` was given: check mode then takes lines of that algorithm only.
     pub algo_given: bool,
     /// Check mode.
@@ -255,6 +265,7 @@ pub fn parse(args: &[OsString]) -> Result<Options, Refusal> {
 pub fn parse_with(args: &[OsString], posixly_correct: bool) -> Result<Options, Refusal> {
     let mut o = Options {
         algo: Algo::Sha256,
+        crc: None,
         algo_given: false,
         check: false,
         binary: None,
@@ -372,16 +383,23 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
         Opt::Algorithm => {
             let v = value.unwrap_or_default();
             o.algo_given = true;
-            o.algo = Algo::ALL
+            o.crc = None;
+            match Algo::ALL
                 .into_iter()
                 .find(|a| a.name() == v.to_ascii_lowercase())
-                .ok_or_else(|| {
-                    let names: Vec<_> = Algo::ALL.iter().map(|a| a.name()).collect();
-                    format!(
-                        "invalid argument '{v}' for '--algorithm' (valid: {})",
-                        names.join(", ")
-                    )
-                })?;
+            {
+                Some(a) => o.algo = a,
+                None => {
+                    o.crc = Some(crate::crcsum::CrcAlgo::from_name(&v).ok_or_else(|| {
+                        let mut names: Vec<_> = Algo::ALL.iter().map(|a| a.name()).collect();
+                        names.extend(crate::crcsum::CrcAlgo::names());
+                        format!(
+                            "invalid argument '{v}' for '--algorithm' (valid: {})",
+                            names.join(", ")
+                        )
+                    })?);
+                }
+            }
         }
         Opt::Binary => o.binary = Some(true),
         // `--text --tag` writes the tagged line (the tag overrides an
@@ -429,6 +447,12 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
 fn validate(o: &Options) -> Result<(), Refusal> {
     if o.help || o.version {
         return Ok(());
+    }
+    if let Some(crc) = o.crc.filter(|_| o.check) {
+        return Err(Refusal {
+            msg: crate::crcsum::check_refused(crc),
+            usage: false,
+        });
     }
     if o.base64 && o.raw {
         return Err("--base64 and --raw are mutually exclusive".into());

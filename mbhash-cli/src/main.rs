@@ -15,6 +15,7 @@ mod args;
 mod bench;
 mod check;
 mod checkline;
+mod crcsum;
 mod names;
 mod outfile;
 mod output;
@@ -35,7 +36,8 @@ const USAGE: &str = "\
 usage: mbhash <command> [options]
 
 commands:
-  sum       print or check SHA-2 checksums, as sha256sum does (see `mbhash sum --help`)
+  sum       print or check SHA-2 checksums, as sha256sum does, or CRCs, as
+            cksum does (see `mbhash sum --help`)
   bench     measure throughput against the peers, in the same process
   engines   list the engines of every algorithm and the one `auto` uses
   verity    fs-verity digests, dm-verity hash images (see `mbhash verity --help`)
@@ -58,6 +60,8 @@ bench options:
 environment:
   MBHASH_SHA256_ENGINE   auto|scalar|shani|shani-x2|avx2|avx512
   MBHASH_SHA512_ENGINE   auto|scalar|avx2-x1|avx2|avx512
+  MBHASH_CRC32C_ENGINE   auto|table|sse42|vpclmul|vpclmul-fold
+  MBHASH_CRC_ENGINE      auto|table|pclmul|vpclmul256|vpclmul512 (every other CRC)
   MBHASH_DISABLE         hide CPU features from detection, e.g. avx512,shani
 ";
 
@@ -136,6 +140,8 @@ fn engines() -> Result<(), String> {
     println!("\n");
     hash_families(&mut errors);
     errors.extend(crc32c_family());
+    println!();
+    errors.extend(crc_family());
     if errors.is_empty() {
         Ok(())
     } else {
@@ -210,6 +216,76 @@ fn family<K: mbhash_core::engine::Kernels>() -> Option<String> {
         print!(" {k}:{}", Engine::<K>::step_name(auto.choose(busy)));
     }
     println!();
+    error.map(|e| e.to_string())
+}
+
+/// The generic CRC engines and, per named CRC, the engines it runs on;
+/// the configuration error, if any.
+fn crc_family() -> Option<String> {
+    use mbhash_core::crc::{self, CrcEngine, CrcKernel, Variant};
+
+    let error = crc::configured_engine().err();
+    let configured = CrcKernel::configured().engine();
+    println!(
+        "crc engines (every named CRC but crc32c; set with {}):",
+        crc::ENGINE_VAR
+    );
+    if let Some(e) = &error {
+        println!("  error: {e}; running auto");
+    }
+    for e in CrcEngine::ALL {
+        let support = if e.is_supported() {
+            "supported"
+        } else {
+            "unsupported"
+        };
+        let mark = if e == configured { "  <- in use" } else { "" };
+        println!("  {:<12} {support:<12}{mark}", e.name());
+    }
+    let auto = crc::auto_choices();
+    for (reflected, what) in [(true, "reflected"), (false, "not reflected")] {
+        println!("  auto, {what} CRCs: kernel per size class, ns per call measured on this CPU:");
+        for (lo, hi, timed) in auto.classes() {
+            let range = if hi == usize::MAX {
+                format!("{lo}+ B")
+            } else {
+                format!("{lo}-{hi} B")
+            };
+            print!(
+                "    {range:<15} {:<12}",
+                auto.choice_for(reflected, timed).name()
+            );
+            for k in CrcEngine::KERNELS {
+                if let Some(c) = auto.cost(reflected, k, timed) {
+                    print!(" {}:{c:.1}", k.name());
+                }
+            }
+            println!();
+        }
+    }
+    println!("crc variants (mbhash sum -a NAME; engines they run on):");
+    for v in Variant::ALL.iter().copied() {
+        let spec = v.spec();
+        let engines = match v {
+            Variant::Crc32Iscsi => "crc32c engines".to_string(),
+            _ if configured != CrcEngine::Auto => format!("crc engines, now {}", configured.name()),
+            _ => format!(
+                "crc engines, auto: {} at 64 B, {} at 64 KiB",
+                auto.choice_for(spec.refin, 64).name(),
+                auto.choice_for(spec.refin, 65536).name()
+            ),
+        };
+        println!(
+            "  {:<20} {:<21} {:>2} bits  {engines}",
+            v.name(),
+            spec.name,
+            spec.width
+        );
+    }
+    println!(
+        "  crc                  POSIX cksum's line (CRC-32/CKSUM over the data and its length)"
+    );
+    println!("  crc32b               cksum -a crc32b's line (CRC-32/ISO-HDLC)");
     error.map(|e| e.to_string())
 }
 

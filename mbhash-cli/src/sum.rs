@@ -47,10 +47,13 @@ pub fn main(args: &[OsString]) -> ExitCode {
             Err(e) => crate::output::write_failed(&e),
         };
     }
+    let named = !o.files.is_empty();
     if o.files.is_empty() {
         o.files.push("-".into());
     }
-    let result = if o.check {
+    let result = if let Some(crc) = o.crc {
+        crate::crcsum::run(&o, crc, named, show_progress(&o))
+    } else if o.check {
         check::run(&o, settings(&o), show_progress(&o))
     } else {
         mbhash_core::with_algo!(o.algo, A => run::<A>(&o))

@@ -46,6 +46,9 @@
 //! `mbh_crc32c*`. Use [`engine`] to see which engine is in use and
 //! [`crc32c_with`] to run a given one.
 
+use crate::crc::classes::{
+    CLASSES, TIMED_CLASSES, WARM_UP_US, cheapest, class, class_length, class_max, measure,
+};
 use crate::race::Race;
 use mbhash_simd::crc32c::{Entry, Kernel, Sse42, Table, Vpclmul, VpclmulFold};
 use std::fmt;
@@ -300,25 +303,6 @@ impl One {
     }
 }
 
-/// Size classes: class `b` holds the lengths of bit length `b`
-/// (`2^(b-1) ..= 2^b - 1`; class 0 is the empty input).
-const CLASSES: usize = usize::BITS as usize + 1;
-
-/// The size class of a length.
-#[inline]
-fn class(len: usize) -> usize {
-    (usize::BITS - len.leading_zeros()) as usize
-}
-
-/// The longest input of a size class.
-const fn class_max(b: usize) -> usize {
-    if b >= usize::BITS as usize {
-        usize::MAX
-    } else {
-        (1 << b) - 1
-    }
-}
-
 /// An engine made ready: a kernel entry for every size class (the same
 /// kernel unless the engine is `auto`), so that a call is one indirect call
 /// with no dispatch of its own.
@@ -359,23 +343,6 @@ impl Selected {
         self.shift.shift(crc, len)
     }
 }
-
-/// The largest size class `auto` times; longer inputs take its choice
-/// (every kernel is in its steady loop by then).
-const TIMED_CLASSES: usize = 17;
-
-/// The length `auto` times for class `b`: its smallest, a power of two
-/// (buffers of storage stacks mostly are, and a kernel's cost can change
-/// within a class: the `crc32` chain beats folding at 64 bytes on Intel
-/// Xeon, not at 96).
-const fn class_length(b: usize) -> usize {
-    if b == 0 { 0 } else { 1 << (b - 1) }
-}
-
-/// The table kernel is timed up to this class; its cost beyond grows with
-/// the length alone (the same loop at every length), so it is scaled from
-/// there rather than measured at length (which would take milliseconds).
-const TABLE_TIMED: usize = 12;
 
 /// What `auto` measured: nanoseconds per call of each kernel
 /// ([`Crc32cEngine::KERNELS`] order; infinite when unsupported) for each
@@ -431,82 +398,25 @@ fn calibrated() -> &'static (Selected, AutoChoices) {
 }
 
 /// Times every supported kernel on one length per size class and keeps the
-/// cheapest: the minimum over a few rounds of a short batch of calls (the
-/// minimum, so that a round disturbed by another thread does not count),
-/// the kernels interleaved within each round.
+/// cheapest (the one timing of every CRC's `auto`, `crc::classes`).
 fn calibrate() -> (Selected, AutoChoices) {
     use std::hint::black_box;
-    use std::time::Instant;
-    const ROUNDS: usize = 5;
-    /// Microseconds of untimed warm-up.
-    const WARM_UP_US: u128 = 600;
-    /// Bytes hashed per timed batch (at least one call).
-    const BATCH: usize = 8 << 10;
-
     let kernels = Crc32cEngine::KERNELS.map(One::new);
-    let mut cost = [[f64::INFINITY; 4]; TIMED_CLASSES + 1];
-    let mut data = vec![0u8; class_length(TIMED_CLASSES)];
-    let mut x = 0x9e37_79b9_u32;
-    for b in data.iter_mut() {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        *b = x as u8;
-    }
-    // Warm-up: a core that has not run 512-bit instructions for a while
-    // runs them slowly (at a fraction of their rate, for up to about half a
-    // millisecond on Intel Xeon) while it powers those units up; timed
-    // then, the AVX-512 kernels lose classes they win. So each kernel first
-    // runs for about that long, untimed.
-    let warm = Instant::now();
-    while warm.elapsed().as_micros() < WARM_UP_US {
-        for k in kernels
-            .iter()
-            .flatten()
-            .filter(|k| k.engine() != Crc32cEngine::Table)
-        {
-            black_box(k.update(0, black_box(&data[..data.len().min(4096)])));
-        }
-    }
-    for _ in 0..ROUNDS {
-        for (b, row) in cost.iter_mut().enumerate().skip(1) {
-            let piece = &data[..class_length(b)];
-            let calls = (BATCH / (piece.len() + 32)).clamp(1, 256);
-            for (i, k) in kernels.iter().enumerate() {
-                let Some(k) = *k else { continue };
-                if k.engine() == Crc32cEngine::Table && b > TABLE_TIMED {
-                    continue;
-                }
-                let t = Instant::now();
-                for _ in 0..calls {
-                    black_box(k.update(0, black_box(piece)));
-                }
-                let ns = t.elapsed().as_nanos() as f64 / calls as f64;
-                row[i] = row[i].min(ns);
-            }
-        }
-    }
-    let t = Crc32cEngine::KERNELS
+    let table = Crc32cEngine::KERNELS
         .iter()
-        .position(|&k| k == Crc32cEngine::Table)
-        .unwrap_or(0);
-    for b in TABLE_TIMED + 1..=TIMED_CLASSES {
-        let scale = class_length(b) as f64 / class_length(TABLE_TIMED) as f64;
-        cost[b][t] = cost[TABLE_TIMED][t] * scale;
-    }
-
-    let table = One::Table(Table);
-    let mut picked = [table; TIMED_CLASSES + 1];
-    for (b, row) in cost.iter().enumerate().skip(1) {
-        let best = (0..4)
-            .filter(|&i| kernels[i].is_some() && row[i].is_finite())
-            .min_by(|&i, &j| row[i].total_cmp(&row[j]));
-        if let Some(i) = best {
-            picked[b] = kernels[i].unwrap_or(table);
-        }
-    }
-    // The empty input runs whatever the shortest inputs run.
-    picked[0] = picked[1];
+        .position(|&k| k == Crc32cEngine::Table);
+    let cost = measure(
+        kernels.map(|k| k.is_some()),
+        table,
+        WARM_UP_US,
+        |i, data| {
+            if let Some(k) = kernels[i] {
+                black_box(k.update(0, data));
+            }
+        },
+    );
+    let table_kernel = One::Table(Table);
+    let picked = cheapest(&cost, table.unwrap_or(0)).map(|i| kernels[i].unwrap_or(table_kernel));
     let mut by_class = [picked[TIMED_CLASSES]; CLASSES];
     by_class[..=TIMED_CLASSES].copy_from_slice(&picked);
     // `shift` does not depend on the data: the fastest kernel that has one
@@ -516,7 +426,7 @@ fn calibrate() -> (Selected, AutoChoices) {
         .flatten()
         .next()
         .copied()
-        .unwrap_or(table);
+        .unwrap_or(table_kernel);
     let choices = AutoChoices {
         cost,
         choice: picked.map(One::engine),

@@ -16,6 +16,9 @@
 //!   line and of Python's `hash_files`).
 //! * [`verity`]: fs-verity digests and dm-verity hash trees, built and
 //!   verified many blocks at a time.
+//! * [`crc`]: every CRC of the CRC catalogue's model (CRC-32, CRC-32C,
+//!   CRC-64/NVME, CRC-16/T10-DIF, ..., and any spec given), one folding
+//!   engine; [`crc32c`] keeps CRC32C's own API.
 //! * [`engine`]: run-time choice of kernels (`auto` measures this CPU), with
 //!   overrides by name (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`).
 //!
@@ -40,6 +43,7 @@ pub mod alg;
 pub mod algo;
 pub mod block_api;
 mod buffer;
+pub mod crc;
 #[cfg(feature = "std")]
 pub mod crc32c;
 pub mod engine;

@@ -219,6 +219,9 @@ typedef enum mbh_result {
     MBH_WOULD_DEADLOCK = 24,
     // Memory for a handle could not be allocated: nothing was made.
     MBH_OUT_OF_MEMORY = 25,
+    // The CRC id is not one of the `MBH_CRC_*` constants, or the name is
+    // no named CRC's (`mbh_crc_from_name`).
+    MBH_UNKNOWN_CRC = 26,
 } mbh_result;
 
 // Where a context is in its life (`mbh_ctx_status`).
@@ -242,6 +245,10 @@ typedef struct mbh_service mbh_service;
 // An algorithm: one of the `MBH_SHA*` constants. Taken as an integer, so
 // any value may be passed; an unknown one is `MBH_INVALID_ALGORITHM`.
 typedef uint32_t mbh_algorithm;
+
+// A named CRC: one of the `MBH_CRC_*` constants (a number space of its
+// own, not the `MBH_SHA*` algorithms). 0 is no CRC.
+typedef uint32_t mbh_crc_id;
 
 // One message stream: chaining state, a partial block, the length, the
 // caller's `user_data` and the algorithm.
@@ -439,6 +446,61 @@ typedef struct mbh_dmverity_result {
 // A whole message in one chunk: `MBH_FIRST | MBH_LAST`.
 #define MBH_ENTIRE 3
 
+// CRC-32/ISO-HDLC: zlib's and gzip's `crc32`, PNG, Ethernet (name `"crc32"`).
+#define MBH_CRC_32_ISO_HDLC 1
+
+// CRC-32/BZIP2: the CRC-32 polynomial, not reflected (`"crc32-bzip2"`).
+#define MBH_CRC_32_BZIP2 2
+
+// CRC-32/CKSUM: POSIX `cksum`'s CRC of the bytes given (`cksum` itself
+// also feeds the length; see the README) (`"crc32-cksum"`).
+#define MBH_CRC_32_CKSUM 3
+
+// CRC-32/ISCSI: CRC32C, Castagnoli (`"crc32c"`); the same values as
+// `mbh_crc32c`.
+#define MBH_CRC_32_ISCSI 4
+
+// CRC-64/NVME: NVMe protection information (`"crc64-nvme"`).
+#define MBH_CRC_64_NVME 5
+
+// CRC-64/XZ (`"crc64-xz"`).
+#define MBH_CRC_64_XZ 6
+
+// CRC-64/ECMA-182 (`"crc64-ecma-182"`).
+#define MBH_CRC_64_ECMA_182 7
+
+// CRC-64/WE (`"crc64-we"`).
+#define MBH_CRC_64_WE 8
+
+// CRC-64/GO-ISO (`"crc64-go-iso"`).
+#define MBH_CRC_64_GO_ISO 9
+
+// CRC-64/REDIS: Jones' polynomial (`"crc64-redis"`).
+#define MBH_CRC_64_REDIS 10
+
+// ISA-L's `crc64_iso_norm` from seed 0 (`"crc64-iso-norm"`; not in the
+// CRC catalogue).
+#define MBH_CRC_64_ISO_NORM 11
+
+// ISA-L's `crc64_jones_refl` from seed 0 (`"crc64-jones-refl"`; not in
+// the CRC catalogue).
+#define MBH_CRC_64_JONES_REFL 12
+
+// ISA-L's `crc64_jones_norm` from seed 0 (`"crc64-jones-norm"`; not in
+// the CRC catalogue).
+#define MBH_CRC_64_JONES_NORM 13
+
+// ISA-L's `crc64_rocksoft_norm` from seed 0 (`"crc64-rocksoft-norm"`; not
+// in the CRC catalogue).
+#define MBH_CRC_64_ROCKSOFT_NORM 14
+
+// CRC-16/T10-DIF: SCSI and NVMe protection information
+// (`"crc16-t10dif"`).
+#define MBH_CRC_16_T10_DIF 15
+
+// One more than the largest id: the ids are `1 .. MBH_CRC_COUNT - 1`.
+#define MBH_CRC_COUNT 16
+
 // CRC32C, for the engine functions: `mbh_engine_count`, `mbh_engine_name`,
 // `mbh_engine_supported`, `mbh_set_engine` and `mbh_get_engine` take it
 // beside the `MBH_SHA*` numbers, for the engines of `mbh_crc32c*`. It is
@@ -446,6 +508,15 @@ typedef struct mbh_dmverity_result {
 // (`MBH_INVALID_ALGORITHM`), as does the kernel-style library, which has
 // no CRC32C.
 #define MBH_CRC32C 7
+
+// The CRC engines, for the engine functions beside the `MBH_SHA*`
+// numbers and `MBH_CRC32C`: the engines of every `mbh_crc*` function and
+// of the ISA-L CRC drop-in, but for CRC-32/ISCSI (which runs the
+// `MBH_CRC32C` engines): `auto`, `table`, `pclmul`, `vpclmul256`,
+// `vpclmul512` (`MBHASH_CRC_ENGINE`). No hash algorithm: every other
+// function refuses it (`MBH_INVALID_ALGORITHM`). 256: clear of the hash
+// numbers, which may grow.
+#define MBH_CRC 256
 
 // Hash every accepted job, then stop.
 #define MBH_SHUTDOWN_FINISH 0
@@ -477,6 +548,295 @@ enum mbh_result mbh_digest_len(mbh_algorithm alg, size_t *len_out);
 // None: any value is accepted (it is taken as an integer, so a value
 // outside the enumeration is not undefined behaviour).
 const char *mbh_result_str(uint32_t result);
+
+// Writes the CRC of the `len` bytes at `data`, in the variant `id`, to
+// `*crc_out` (in its low bits: 16, 32 or 64, `mbh_crc_width`).
+//
+// `data` may be NULL when `len` is 0. `MBH_UNKNOWN_CRC` for an id that is
+// no `MBH_CRC_*`; `MBH_NULL_ARGUMENT`, `MBH_LENGTH_OVERFLOW` (over
+// `PTRDIFF_MAX` bytes) as everywhere; `MBH_UNKNOWN_ENGINE` /
+// `MBH_UNSUPPORTED_ENGINE` if the engine variable the CRC follows
+// (`MBHASH_CRC32C_ENGINE` for CRC-32/ISCSI, `MBHASH_CRC_ENGINE` for every
+// other) names an engine that cannot run, as for every `mbh_*` function
+// that chooses an engine.
+//
+// ```c
+// uint64_t crc;
+// mbh_crc(MBH_CRC_64_NVME, "123456789", 9, &crc); /* 0xAE8B14860A799888 */
+// ```
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc(mbh_crc_id id, const uint8_t *data, size_t len, uint64_t *crc_out);
+
+// Continues a CRC: from `crc`, the finished CRC (variant `id`) of some
+// message `A`, writes the finished CRC of `A` followed by the `len` bytes
+// at `data`. `mbh_crc_append(id, crc_of_empty, ...)` is `mbh_crc(id, ...)`
+// (for most variants the CRC of the empty message is not 0: take it from
+// `mbh_crc(id, NULL, 0, &c)`). `MBH_INVALID_ARGUMENT` if `crc` has bits
+// above the variant's width; other errors as `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc_append(mbh_crc_id id,
+                               uint64_t crc,
+                               const uint8_t *data,
+                               size_t len,
+                               uint64_t *crc_out);
+
+// The CRC (variant `id`) of `A` followed by `B`, written to `*crc_out`,
+// from `crc_a` = CRC(A), `crc_b` = CRC(B) and the length of `B` alone:
+// O(log `len_b`), without the data, for any length up to 2^64 - 1.
+// `MBH_INVALID_ARGUMENT` if `crc_a` or `crc_b` has bits above the width;
+// engine errors as for `mbh_crc`.
+//
+// # Safety
+// `crc_out` is NULL or writable.
+enum mbh_result mbh_crc_combine(mbh_crc_id id,
+                                uint64_t crc_a,
+                                uint64_t crc_b,
+                                uint64_t len_b,
+                                uint64_t *crc_out);
+
+// Writes the id of the named CRC called `name` to `*id_out`: its
+// lower-case name (`mbh_crc_name`, as `mbhash sum -a` takes it), an alias
+// (`"crc32b"`, `"crc64-rocksoft"`, ...) or the catalogue's name in any case
+// (`"CRC-64/NVME"`). `MBH_UNKNOWN_CRC` for any other name.
+//
+// # Safety
+// `name` is NULL or a NUL-terminated string; `id_out` is NULL or writable.
+enum mbh_result mbh_crc_from_name(const char *name, mbh_crc_id *id_out);
+
+// Writes the lower-case name of the CRC `id` (a static string, e.g.
+// `"crc64-nvme"`) to `*name_out`.
+//
+// # Safety
+// `name_out` is NULL or writable.
+enum mbh_result mbh_crc_name(mbh_crc_id id, const char **name_out);
+
+// Writes the width in bits of the CRC `id` (16, 32 or 64) to
+// `*width_out`.
+//
+// # Safety
+// `width_out` is NULL or writable.
+enum mbh_result mbh_crc_width(mbh_crc_id id, uint32_t *width_out);
+
+// CRC-16/T10-DIF (`MBH_CRC_16_T10_DIF`): `0xD0DB` for `"123456789"`.
+//
+// The CRC of the `len` bytes at `data`, written to `*crc_out`; `data` may
+// be NULL when `len` is 0. Errors as for `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc16_t10dif(const uint8_t *data, size_t len, uint16_t *crc_out);
+
+// Continues `mbh_crc16_t10dif`: from its value `crc` for some message `A`, writes
+// the CRC of `A` followed by the `len` bytes at `data` to `*crc_out`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc16_t10dif_append(uint16_t crc,
+                                        const uint8_t *data,
+                                        size_t len,
+                                        uint16_t *crc_out);
+
+// CRC-32/ISO-HDLC (`MBH_CRC_32_ISO_HDLC`), zlib's `crc32`: `0xCBF43926`
+// for `"123456789"`; `mbh_crc32_append(c, ...)` is zlib's `crc32(c, ...)`.
+//
+// The CRC of the `len` bytes at `data`, written to `*crc_out`; `data` may
+// be NULL when `len` is 0. Errors as for `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc32(const uint8_t *data, size_t len, uint32_t *crc_out);
+
+// Continues `mbh_crc32`: from its value `crc` for some message `A`, writes
+// the CRC of `A` followed by the `len` bytes at `data` to `*crc_out`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc32_append(uint32_t crc, const uint8_t *data, size_t len, uint32_t *crc_out);
+
+// CRC-32/BZIP2 (`MBH_CRC_32_BZIP2`): `0xFC891918` for `"123456789"`.
+//
+// The CRC of the `len` bytes at `data`, written to `*crc_out`; `data` may
+// be NULL when `len` is 0. Errors as for `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc32_bzip2(const uint8_t *data, size_t len, uint32_t *crc_out);
+
+// Continues `mbh_crc32_bzip2`: from its value `crc` for some message `A`, writes
+// the CRC of `A` followed by the `len` bytes at `data` to `*crc_out`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc32_bzip2_append(uint32_t crc,
+                                       const uint8_t *data,
+                                       size_t len,
+                                       uint32_t *crc_out);
+
+// CRC-32/CKSUM (`MBH_CRC_32_CKSUM`) of the bytes alone: `0x765E7680`
+// for `"123456789"`. POSIX `cksum` prints the CRC of the data followed
+// by its length (least significant byte first, without trailing zero
+// bytes): `mbh_crc32_cksum_append` over those bytes gives it.
+//
+// The CRC of the `len` bytes at `data`, written to `*crc_out`; `data` may
+// be NULL when `len` is 0. Errors as for `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc32_cksum(const uint8_t *data, size_t len, uint32_t *crc_out);
+
+// Continues `mbh_crc32_cksum`: from its value `crc` for some message `A`, writes
+// the CRC of `A` followed by the `len` bytes at `data` to `*crc_out`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc32_cksum_append(uint32_t crc,
+                                       const uint8_t *data,
+                                       size_t len,
+                                       uint32_t *crc_out);
+
+// CRC-64/NVME (`MBH_CRC_64_NVME`): `0xAE8B14860A799888` for
+// `"123456789"`.
+//
+// The CRC of the `len` bytes at `data`, written to `*crc_out`; `data` may
+// be NULL when `len` is 0. Errors as for `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_nvme(const uint8_t *data, size_t len, uint64_t *crc_out);
+
+// Continues `mbh_crc64_nvme`: from its value `crc` for some message `A`, writes
+// the CRC of `A` followed by the `len` bytes at `data` to `*crc_out`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_nvme_append(uint64_t crc,
+                                      const uint8_t *data,
+                                      size_t len,
+                                      uint64_t *crc_out);
+
+// CRC-64/XZ (`MBH_CRC_64_XZ`): `0x995DC9BBDF1939FA` for `"123456789"`.
+//
+// The CRC of the `len` bytes at `data`, written to `*crc_out`; `data` may
+// be NULL when `len` is 0. Errors as for `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_xz(const uint8_t *data, size_t len, uint64_t *crc_out);
+
+// Continues `mbh_crc64_xz`: from its value `crc` for some message `A`, writes
+// the CRC of `A` followed by the `len` bytes at `data` to `*crc_out`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_xz_append(uint64_t crc,
+                                    const uint8_t *data,
+                                    size_t len,
+                                    uint64_t *crc_out);
+
+// CRC-64/ECMA-182 (`MBH_CRC_64_ECMA_182`): `0x6C40DF5F0B497347` for
+// `"123456789"`.
+//
+// The CRC of the `len` bytes at `data`, written to `*crc_out`; `data` may
+// be NULL when `len` is 0. Errors as for `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_ecma_182(const uint8_t *data, size_t len, uint64_t *crc_out);
+
+// Continues `mbh_crc64_ecma_182`: from its value `crc` for some message `A`, writes
+// the CRC of `A` followed by the `len` bytes at `data` to `*crc_out`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_ecma_182_append(uint64_t crc,
+                                          const uint8_t *data,
+                                          size_t len,
+                                          uint64_t *crc_out);
+
+// CRC-64/WE (`MBH_CRC_64_WE`): `0x62EC59E3F1A4F00A` for `"123456789"`.
+//
+// The CRC of the `len` bytes at `data`, written to `*crc_out`; `data` may
+// be NULL when `len` is 0. Errors as for `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_we(const uint8_t *data, size_t len, uint64_t *crc_out);
+
+// Continues `mbh_crc64_we`: from its value `crc` for some message `A`, writes
+// the CRC of `A` followed by the `len` bytes at `data` to `*crc_out`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_we_append(uint64_t crc,
+                                    const uint8_t *data,
+                                    size_t len,
+                                    uint64_t *crc_out);
+
+// CRC-64/GO-ISO (`MBH_CRC_64_GO_ISO`): `0xB90956C775A41001` for
+// `"123456789"`.
+//
+// The CRC of the `len` bytes at `data`, written to `*crc_out`; `data` may
+// be NULL when `len` is 0. Errors as for `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_go_iso(const uint8_t *data, size_t len, uint64_t *crc_out);
+
+// Continues `mbh_crc64_go_iso`: from its value `crc` for some message `A`, writes
+// the CRC of `A` followed by the `len` bytes at `data` to `*crc_out`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_go_iso_append(uint64_t crc,
+                                        const uint8_t *data,
+                                        size_t len,
+                                        uint64_t *crc_out);
+
+// CRC-64/REDIS (`MBH_CRC_64_REDIS`): `0xE9C6D914C4B8D9CA` for
+// `"123456789"`.
+//
+// The CRC of the `len` bytes at `data`, written to `*crc_out`; `data` may
+// be NULL when `len` is 0. Errors as for `mbh_crc`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_redis(const uint8_t *data, size_t len, uint64_t *crc_out);
+
+// Continues `mbh_crc64_redis`: from its value `crc` for some message `A`, writes
+// the CRC of `A` followed by the `len` bytes at `data` to `*crc_out`.
+//
+// # Safety
+// `data` is NULL or readable for `len` bytes; `crc_out` is NULL or
+// writable.
+enum mbh_result mbh_crc64_redis_append(uint64_t crc,
+                                       const uint8_t *data,
+                                       size_t len,
+                                       uint64_t *crc_out);
 
 // The CRC32C of `len` bytes at `data`, written to `*crc_out`.
 //
@@ -611,13 +971,14 @@ enum mbh_result mbh_engine_supported(mbh_algorithm alg, const char *name, bool *
 
 // Makes `name` the default engine of `alg`'s family for the whole process
 // from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's;
-// `MBH_CRC32C` names the engine of `mbh_crc32c*`), as OpenZFS's writable
+// `MBH_CRC32C` names the engine of `mbh_crc32c*` and of CRC-32/ISCSI,
+// `MBH_CRC` that of every other CRC), as OpenZFS's writable
 // `zfs_sha256_impl` parameter: the next kernel call of every pool and
 // service and of every isa-l_crypto drop-in manager, every new manager and
 // the next `mbh_crc32c*` call run on it;
 // work under way finishes on the engine it started with. Safe while other
 // threads hash. It overrides `MBHASH_SHA256_ENGINE` /
-// `MBHASH_SHA512_ENGINE` / `MBHASH_CRC32C_ENGINE`.
+// `MBHASH_SHA512_ENGINE` / `MBHASH_CRC32C_ENGINE` / `MBHASH_CRC_ENGINE`.
 //
 // Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
 // `MBH_UNKNOWN_ENGINE`, `MBH_UNSUPPORTED_ENGINE`; the default is then

@@ -103,13 +103,16 @@ pub enum mbh_result {
     MBH_WOULD_DEADLOCK = 24,
     /// Memory for a handle could not be allocated: nothing was made.
     MBH_OUT_OF_MEMORY = 25,
+    /// The CRC id is not one of the `MBH_CRC_*` constants, or the name is
+    /// no named CRC's (`mbh_crc_from_name`).
+    MBH_UNKNOWN_CRC = 26,
 }
 
 const _: () = assert!(core::mem::size_of::<mbh_result>() == 4);
 
 impl mbh_result {
     /// Every code, in value order.
-    const ALL: [mbh_result; 26] = [
+    const ALL: [mbh_result; 27] = [
         mbh_result::MBH_OK,
         mbh_result::MBH_NULL_ARGUMENT,
         mbh_result::MBH_INVALID_ALGORITHM,
@@ -136,6 +139,7 @@ impl mbh_result {
         mbh_result::MBH_BAD_IMAGE,
         mbh_result::MBH_WOULD_DEADLOCK,
         mbh_result::MBH_OUT_OF_MEMORY,
+        mbh_result::MBH_UNKNOWN_CRC,
     ];
 
     /// The code with this value, if any.
@@ -184,6 +188,7 @@ impl mbh_result {
                 c"a waiting submit from a service callback could deadlock: use mbh_service_try_submit"
             }
             mbh_result::MBH_OUT_OF_MEMORY => c"out of memory",
+            mbh_result::MBH_UNKNOWN_CRC => c"unknown CRC: not one of the MBH_CRC_* ids or names",
         }
     }
 }

@@ -19,19 +19,51 @@ use crate::boundary::{boundary, mbh_result, name_str, non_null, write_out};
 /// no CRC32C.
 pub const MBH_CRC32C: mbh_algorithm = 7;
 
-/// The engine family an algorithm number names (`MBH_CRC32C` included).
-fn family(alg: mbh_algorithm) -> Result<EngineFamily, mbh_result> {
+/// The CRC engines, for the engine functions beside the `MBH_SHA*`
+/// numbers and `MBH_CRC32C`: the engines of every `mbh_crc*` function and
+/// of the ISA-L CRC drop-in, but for CRC-32/ISCSI (which runs the
+/// `MBH_CRC32C` engines): `auto`, `table`, `pclmul`, `vpclmul256`,
+/// `vpclmul512` (`MBHASH_CRC_ENGINE`). No hash algorithm: every other
+/// function refuses it (`MBH_INVALID_ALGORITHM`). 256: clear of the hash
+/// numbers, which may grow.
+pub const MBH_CRC: mbh_algorithm = 256;
+
+/// An engine family of the C API: the core's, or the CRC engines.
+#[derive(Clone, Copy)]
+enum Family {
+    /// SHA-256, SHA-512, CRC32C.
+    Core(EngineFamily),
+    /// The generic CRC engines (`MBH_CRC`).
+    #[cfg(feature = "std")]
+    Crc,
+}
+
+/// The engine family an algorithm number names (`MBH_CRC32C` and `MBH_CRC`
+/// included).
+fn family(alg: mbh_algorithm) -> Result<Family, mbh_result> {
     #[cfg(feature = "std")]
     if alg == MBH_CRC32C {
-        return Ok(EngineFamily::Crc32c);
+        return Ok(Family::Core(EngineFamily::Crc32c));
     }
-    Alg::from_raw(alg).map(EngineFamily::of)
+    #[cfg(feature = "std")]
+    if alg == MBH_CRC {
+        return Ok(Family::Crc);
+    }
+    Alg::from_raw(alg).map(|a| Family::Core(EngineFamily::of(a)))
 }
 
 /// The engine names of a family, as C strings, `auto` first.
-fn names(family: EngineFamily) -> &'static [&'static CStr] {
-    crate::alg::family_engine_names(family)
+fn names(family: Family) -> &'static [&'static CStr] {
+    match family {
+        Family::Core(f) => crate::alg::family_engine_names(f),
+        #[cfg(feature = "std")]
+        Family::Crc => &CRC_NAMES,
+    }
 }
+
+/// The CRC engines' names (checked against `CrcEngine::ALL` by a test).
+#[cfg(feature = "std")]
+static CRC_NAMES: [&CStr; 5] = [c"auto", c"table", c"pclmul", c"vpclmul256", c"vpclmul512"];
 
 /// The CRC32C engines' names (checked against `Crc32cEngine::ALL` by a
 /// test).
@@ -40,21 +72,44 @@ pub(crate) static CRC32C_NAMES: [&CStr; 5] =
     [c"auto", c"table", c"sse42", c"vpclmul", c"vpclmul-fold"];
 
 /// True if this CPU runs the family's engine with this (known) name.
-fn supported(family: EngineFamily, name: &str) -> bool {
-    #[cfg(feature = "std")]
-    if family == EngineFamily::Crc32c {
-        return mbhash_core::crc32c::Crc32cEngine::from_name(name)
-            .is_some_and(|e| e.is_supported());
+fn supported(family: Family, name: &str) -> bool {
+    match family {
+        #[cfg(feature = "std")]
+        Family::Core(EngineFamily::Crc32c) => {
+            mbhash_core::crc32c::Crc32cEngine::from_name(name).is_some_and(|e| e.is_supported())
+        }
+        // A hash family: ask any of its algorithms (every family has one).
+        Family::Core(f) => Alg::ALL
+            .into_iter()
+            .find(|a| EngineFamily::of(*a) == f)
+            .is_some_and(|alg| with_algo!(alg, A => A::engine_is_supported(name))),
+        #[cfg(feature = "std")]
+        Family::Crc => {
+            mbhash_core::crc::CrcEngine::from_name(name).is_some_and(|e| e.is_supported())
+        }
     }
-    // A hash family: ask any of its algorithms (every family has one).
-    Alg::ALL
-        .into_iter()
-        .find(|a| EngineFamily::of(*a) == family)
-        .is_some_and(|alg| with_algo!(alg, A => A::engine_is_supported(name)))
+}
+
+/// Sets the family's default engine.
+fn set_default(family: Family, name: &str) -> Result<(), EngineError> {
+    match family {
+        Family::Core(f) => mbhash_core::engine::set_default(f, name),
+        #[cfg(feature = "std")]
+        Family::Crc => mbhash_core::crc::set_default(name),
+    }
+}
+
+/// The name of the family's default engine now.
+fn default_name(family: Family) -> &'static str {
+    match family {
+        Family::Core(f) => mbhash_core::engine::default_name(f),
+        #[cfg(feature = "std")]
+        Family::Crc => mbhash_core::crc::configured_engine().map_or("auto", |e| e.name()),
+    }
 }
 
 /// The static C string of a family's engine name.
-fn name_cstr(family: EngineFamily, name: &str) -> &'static CStr {
+fn name_cstr(family: Family, name: &str) -> &'static CStr {
     names(family)
         .iter()
         .find(|n| n.to_bytes() == name.as_bytes())
@@ -146,13 +201,14 @@ pub unsafe extern "C" fn mbh_engine_supported(
 
 /// Makes `name` the default engine of `alg`'s family for the whole process
 /// from now on (SHA-224 shares SHA-256's, the SHA-512 variants SHA-512's;
-/// `MBH_CRC32C` names the engine of `mbh_crc32c*`), as OpenZFS's writable
+/// `MBH_CRC32C` names the engine of `mbh_crc32c*` and of CRC-32/ISCSI,
+/// `MBH_CRC` that of every other CRC), as OpenZFS's writable
 /// `zfs_sha256_impl` parameter: the next kernel call of every pool and
 /// service and of every isa-l_crypto drop-in manager, every new manager and
 /// the next `mbh_crc32c*` call run on it;
 /// work under way finishes on the engine it started with. Safe while other
 /// threads hash. It overrides `MBHASH_SHA256_ENGINE` /
-/// `MBHASH_SHA512_ENGINE` / `MBHASH_CRC32C_ENGINE`.
+/// `MBHASH_SHA512_ENGINE` / `MBHASH_CRC32C_ENGINE` / `MBHASH_CRC_ENGINE`.
 ///
 /// Errors: `MBH_NULL_ARGUMENT`, `MBH_INVALID_ALGORITHM`,
 /// `MBH_UNKNOWN_ENGINE`, `MBH_UNSUPPORTED_ENGINE`; the default is then
@@ -169,7 +225,7 @@ pub unsafe extern "C" fn mbh_set_engine(alg: mbh_algorithm, name: *const c_char)
         let Some(name) = (unsafe { name_str(name) }) else {
             return Err(mbh_result::MBH_UNKNOWN_ENGINE);
         };
-        mbhash_core::engine::set_default(family, name).map_err(|e| engine_error(&e))
+        set_default(family, name).map_err(|e| engine_error(&e))
     })
 }
 
@@ -186,7 +242,7 @@ pub unsafe extern "C" fn mbh_get_engine(
     boundary(|| {
         non_null(name_out)?;
         let family = family(alg)?;
-        let name = name_cstr(family, mbhash_core::engine::default_name(family));
+        let name = name_cstr(family, default_name(family));
         // SAFETY: writable (the caller's contract).
         unsafe { write_out(name_out, name.as_ptr()) };
         Ok(())
@@ -197,6 +253,20 @@ pub unsafe extern "C" fn mbh_get_engine(
 mod tests {
     use super::*;
     use mbhash_core::crc32c::Crc32cEngine;
+
+    #[test]
+    fn crc_names_match_the_engines() {
+        let c: Vec<&str> = CRC_NAMES.iter().map(|n| n.to_str().unwrap()).collect();
+        let rust: Vec<&str> = mbhash_core::crc::CrcEngine::ALL
+            .iter()
+            .map(|e| e.name())
+            .collect();
+        assert_eq!(c, rust);
+        assert!(
+            Alg::from_raw(MBH_CRC).is_err(),
+            "MBH_CRC is no hash algorithm"
+        );
+    }
 
     #[test]
     fn crc32c_names_match_the_engines() {

@@ -22,7 +22,8 @@
 //! Two builds: the default one (feature `std`) for programs, and without
 //! `std` the kernel-style library (`kernel/build.sh`, profile `kernel`): the
 //! crate is then `no_std`, allocates nothing, leaves out what needs the heap
-//! (`mbh_manager_new` / `_free`, `mbh_hash_many*`, `mbh_crc32c*`), and a
+//! (`mbh_manager_new` / `_free`, `mbh_hash_many*`, `mbh_crc*`, the ISA-L
+//! CRC drop-in), and a
 //! panic traps instead of becoming `MBH_PANIC` (see [`MBH_KERNEL_STACK_MAX`]
 //! for the rest).
 //!
@@ -52,12 +53,17 @@ extern crate std;
 mod alg;
 mod boundary;
 #[cfg(feature = "std")]
+mod crc;
+#[cfg(feature = "std")]
 mod crc32c;
 mod ctx;
 mod engine;
 /// cbindgen:ignore
 #[cfg(target_pointer_width = "64")]
 mod isal;
+/// cbindgen:ignore
+#[cfg(all(feature = "std", target_pointer_width = "64"))]
+mod isal_crc;
 mod kernel;
 mod manager;
 #[cfg(feature = "std")]
@@ -70,6 +76,8 @@ mod verity;
 
 pub use alg::*;
 pub use boundary::{mbh_result, mbh_result_str};
+#[cfg(feature = "std")]
+pub use crc::*;
 #[cfg(feature = "std")]
 pub use crc32c::*;
 pub use ctx::*;

@@ -185,6 +185,55 @@ fn errors_runs(exe: &Path, valgrind: bool) {
     );
 }
 
+/// Every `mbh_crc*` function against the bitwise reference in
+/// `tests/c/crc.c`, on the configured engine and on each CRC engine.
+#[test]
+fn crc_asan() {
+    let exe = build(&c_test("crc"), "crc", Link::Static);
+    run(&exe, &[], &[], false);
+    for engine in ["table", "pclmul", "vpclmul256", "vpclmul512"] {
+        if mbhash_core::crc::select_engine(engine).is_ok() {
+            run(
+                &exe,
+                &["small"],
+                &[("MBHASH_CRC_ENGINE", engine.into())],
+                false,
+            );
+        } else {
+            skip_or_require(
+                crc_engine_feature(engine),
+                &format!("crc C tests on engine {engine}"),
+                "not supported here",
+            );
+        }
+    }
+}
+
+#[test]
+fn crc_valgrind() {
+    if valgrind_or_skip("crc_valgrind") {
+        let exe = build(&c_test("crc"), "crc", Link::Shared);
+        run(&exe, &["small"], &[], true);
+    }
+}
+
+/// An engine variable naming an engine that cannot run is the engine
+/// error of every `mbh_crc*` function, as for `mbh_crc32c`.
+#[test]
+fn crc_bad_engine_is_an_error() {
+    // A program of its own name: tests run in parallel.
+    let exe = build(&c_test("crc"), "crc-bad-env", Link::Static);
+    run(
+        &exe,
+        &["bad-env"],
+        &[
+            ("MBHASH_CRC_ENGINE", "bogus".into()),
+            ("MBHASH_CRC32C_ENGINE", "bogus".into()),
+        ],
+        false,
+    );
+}
+
 #[test]
 fn crc32c_asan() {
     let exe = build(&c_test("crc32c"), "crc32c", Link::Static);
@@ -450,5 +499,14 @@ fn example_valgrind() {
         let files = example_files(&install().out.join("example-small"), &EXAMPLE_SIZES[..8]);
         check_example::<sha2::Sha256>(&exe, &[], &files, true);
         check_example::<sha2::Sha384>(&exe, &["-a", "sha384"], &files, true);
+    }
+}
+
+/// The CPU feature a CRC engine needs (for its skip line).
+fn crc_engine_feature(engine: &str) -> &'static str {
+    match engine {
+        "pclmul" => "pclmul",
+        "vpclmul256" | "vpclmul512" => "vpclmul",
+        _ => "cpu",
     }
 }

@@ -84,7 +84,8 @@ fn compiler(source: &Path, link: Link) -> Command {
         .arg(format!(
             "-I{}",
             inst.prefix.join("include/isa-l_crypto").display()
-        ));
+        ))
+        .arg(format!("-I{}", inst.prefix.join("include/isa-l").display()));
     cmd
 }
 
@@ -337,4 +338,125 @@ fn abi_fuzz_asan() {
         "fuzz c-abi: {}",
         out.lines().next().unwrap_or("")
     );
+}
+
+/// The ISA-L CRC drop-in (`include/isa-l/crc.h`, `crc64.h`): all thirteen
+/// functions and their `*_base` forms against the bitwise reference of
+/// `tests/c/isal_crc.c`, on the configured engine and on each CRC engine.
+#[test]
+fn crc_asan() {
+    let exe = build("isal_crc", Link::Static);
+    run(&exe, &[], &[], false);
+    for engine in ["table", "pclmul", "vpclmul256", "vpclmul512"] {
+        if mbhash_core::crc::select_engine(engine).is_ok() {
+            run(&exe, &["small"], &[("MBHASH_CRC_ENGINE", engine)], false);
+        } else {
+            skip_or_require(
+                crc_engine_feature(engine),
+                &format!("isal crc tests on engine {engine}"),
+                "not supported here",
+            );
+        }
+    }
+}
+
+#[test]
+fn crc_valgrind() {
+    if valgrind_or_skip("isal crc_valgrind") {
+        run(&build("isal_crc", Link::Shared), &["small"], &[], true);
+    }
+}
+
+/// Where ISA-L's own library and headers are: `MBHASH_ISAL_DIR` (holding
+/// `include/crc.h` and `lib/libisal.a`), else Debian's `libisal-dev`
+/// (`/usr/include/isa-l/crc.h` and `libisal.a` or `libisal.so`).
+fn isal_library() -> Option<(PathBuf, PathBuf)> {
+    if let Some(dir) = std::env::var_os("MBHASH_ISAL_DIR") {
+        let dir = PathBuf::from(dir);
+        let (include, lib) = (dir.join("include"), dir.join("lib/libisal.a"));
+        return (include.join("crc.h").is_file() && lib.is_file()).then_some((include, lib));
+    }
+    let include = PathBuf::from("/usr/include/isa-l");
+    let arch = std::env::consts::ARCH;
+    let lib = [
+        format!("/usr/lib/{arch}-linux-gnu/libisal.a"),
+        format!("/usr/lib/{arch}-linux-gnu/libisal.so"),
+        "/usr/lib/libisal.a".into(),
+        "/usr/lib/libisal.so".into(),
+    ]
+    .into_iter()
+    .map(PathBuf::from)
+    .find(|p| p.is_file())?;
+    include.join("crc.h").is_file().then_some((include, lib))
+}
+
+/// The same program (`tests/c/isal_crc.c dump`: every function over a
+/// matrix of lengths and seeds) built against ISA-L's library, in a binary
+/// of its own (its symbols are the drop-in's), prints the same values as
+/// built against libmbhash.
+#[test]
+fn crc_matches_isal() {
+    let Some((include, lib)) = isal_library() else {
+        skip_or_require(
+            "isal",
+            "isal crc_matches_isal",
+            "ISA-L not found (MBHASH_ISAL_DIR, or libisal-dev)",
+        );
+        return;
+    };
+    let ours = run_ok(
+        Command::new(build("isal_crc", Link::Shared)).arg("dump"),
+        "isal_crc dump (mbhash)",
+    );
+    let ours = String::from_utf8(ours.stdout).expect("text");
+    let inst = install();
+    let exe = inst.out.join("isal_crc-isa-l");
+    let source = crate_dir().join("tests/c/isal_crc.c");
+    // Debian's ISA-L 2.30 has no Rocksoft functions (2.31 added them).
+    let rocksoft = std::fs::read_to_string(include.join("crc64.h"))
+        .expect("read ISA-L's crc64.h")
+        .contains("crc64_rocksoft_refl");
+    if !rocksoft {
+        skip_or_require(
+            "isal",
+            "isal crc_matches_isal for crc64_rocksoft_*",
+            "this ISA-L predates them (2.31)",
+        );
+    }
+    let ours: String = ours
+        .lines()
+        .filter(|l| rocksoft || !l.starts_with("crc64_rocksoft"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mut cmd = mbhash_test_support::c::compiler(&source, Link::Shared);
+    if !rocksoft {
+        cmd.arg("-DISAL_CRC_NO_ROCKSOFT");
+    }
+    cmd.arg(format!("-I{}", include.display()))
+        .arg("-o")
+        .arg(&exe)
+        .arg(&lib);
+    if let Some(dir) = lib
+        .parent()
+        .filter(|_| lib.extension().is_some_and(|e| e == "so"))
+    {
+        cmd.arg(format!("-Wl,-rpath,{}", dir.display()));
+    }
+    run_ok(&mut cmd, "building isal_crc.c against ISA-L");
+    let out = run_ok(Command::new(&exe).arg("dump"), "isal_crc dump (ISA-L)");
+    let theirs = String::from_utf8(out.stdout).expect("text");
+    assert!(theirs.lines().count() > 1000, "{theirs}");
+    for (i, (a, b)) in ours.lines().zip(theirs.lines()).enumerate() {
+        assert_eq!(a, b, "line {} differs (mbhash, ISA-L)", i + 1);
+    }
+    assert_eq!(ours.lines().count(), theirs.lines().count());
+}
+
+/// The CPU feature a CRC engine needs (for its skip line).
+fn crc_engine_feature(engine: &str) -> &'static str {
+    match engine {
+        "pclmul" => "pclmul",
+        "vpclmul256" | "vpclmul512" => "vpclmul",
+        _ => "cpu",
+    }
 }

@@ -55,7 +55,8 @@ fn which(family: &str) -> PyResult<EngineFamily> {
     Ok(EngineFamily::of(algo))
 }
 
-/// Makes `name` the engine of `family` ("sha256", "sha512", "crc32c", or
+/// Makes `name` the engine of `family` ("sha256", "sha512", "crc32c",
+/// "crc" (every CRC of `crc`, `crc32`, `crc64_nvme` but crc32c), or
 /// an algorithm name, which stands for its family) for every later call
 /// of this process that gives no engine= of its own, from Python, Rust
 /// or C (the process has one default per family); None goes back to
@@ -65,6 +66,15 @@ fn which(family: &str) -> PyResult<EngineFamily> {
 #[pyfunction]
 #[pyo3(signature = (family, name))]
 pub(crate) fn set_engine(family: &str, name: Option<&str>) -> PyResult<()> {
+    if family.eq_ignore_ascii_case("crc") {
+        return match name {
+            Some(name) => mbhash_core::crc::set_default(name).map_err(value_error),
+            None => {
+                mbhash_core::crc::clear_default();
+                Ok(())
+            }
+        };
+    }
     let family = which(family)?;
     match name {
         Some(name) => mbhash_core::engine::set_default(family, name).map_err(value_error),
@@ -80,6 +90,9 @@ pub(crate) fn set_engine(family: &str, name: Option<&str>) -> PyResult<()> {
 /// an unusable engine.
 #[pyfunction]
 pub(crate) fn get_engine(family: &str) -> PyResult<&'static str> {
+    if family.eq_ignore_ascii_case("crc") {
+        return crc_engine().map(|e| e.name());
+    }
     let family = which(family)?;
     if family == EngineFamily::Crc32c {
         return Ok(crc32c_engine(None)?.name());
@@ -107,6 +120,7 @@ pub(crate) fn engines(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let list = PyList::empty(py);
     hash_families(py, &list)?;
     list.append(crc32c_family(py)?)?;
+    list.append(crc_family(py)?)?;
     Ok(list)
 }
 
@@ -126,6 +140,37 @@ macro_rules! hash_families {
 }
 
 mbhash_core::for_each_family!(hash_families);
+
+/// The engine of every CRC but CRC-32/ISCSI now, or the environment
+/// variable's error.
+fn crc_engine() -> PyResult<mbhash_core::crc::CrcEngine> {
+    mbhash_core::crc::configured_engine().map_err(value_error)
+}
+
+/// The generic CRC engines: family "crc", every named CRC but crc32c
+/// (which follows the crc32c family).
+fn crc_family(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    use mbhash_core::crc::{CrcEngine, ENGINE_VAR, Variant};
+    let d = PyDict::new(py);
+    d.set_item("family", "crc")?;
+    let algorithms: Vec<&str> = Variant::ALL
+        .iter()
+        .filter(|v| **v != Variant::Crc32Iscsi)
+        .map(|v| v.name())
+        .collect();
+    d.set_item("algorithms", algorithms)?;
+    d.set_item("env_var", ENGINE_VAR)?;
+    let list = PyList::empty(py);
+    for engine in CrcEngine::ALL {
+        let e = PyDict::new(py);
+        e.set_item("name", engine.name())?;
+        e.set_item("supported", engine.is_supported())?;
+        list.append(e)?;
+    }
+    d.set_item("engines", list)?;
+    in_use(&d, crc_engine().map(|e| e.name()))?;
+    Ok(d)
+}
 
 fn hash_family<'py, K>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>>
 where

@@ -1,5 +1,5 @@
 //! The `mbhash` Python module: hashlib-compatible SHA-2 hashers, batch
-//! hashing of many buffers or files with the GIL released, CRC32C, and the
+//! hashing of many buffers or files with the GIL released, CRCs, and the
 //! engine list and override.
 //!
 //! Built with maturin (`pyproject.toml` beside this crate); the Python API
@@ -23,12 +23,14 @@ mod many;
 
 use pyo3::prelude::*;
 
-/// Multi-buffer SHA-2 and CRC32C hashing.
+/// Multi-buffer SHA-2 hashing and CRCs.
 ///
 /// hashlib-compatible constructors: sha224, sha256, sha384, sha512,
 /// sha512_224, sha512_256 and new(name); hash_many(name, buffers) and
 /// hash_files(paths, name) hash many inputs at once with the GIL released;
-/// crc32c(data, value) and crc32c_combine(a, b, len_b); engines(),
+/// crc32c(data, value) and crc32c_combine(a, b, len_b); crc32(data, value)
+/// (zlib's), crc64_nvme(data, value) and crc(name), a streaming CRC of any
+/// named variant; engines(),
 /// set_engine(family, name) and get_engine(family).
 #[pymodule]
 fn mbhash(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -47,6 +49,10 @@ fn mbhash(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(files::hash_files, m)?)?;
     m.add_function(wrap_pyfunction!(crc::crc32c, m)?)?;
     m.add_function(wrap_pyfunction!(crc::crc32c_combine, m)?)?;
+    m.add_function(wrap_pyfunction!(crc::crc32, m)?)?;
+    m.add_function(wrap_pyfunction!(crc::crc64_nvme, m)?)?;
+    m.add_class::<crc::Crc>()?;
+    m.add_function(wrap_pyfunction!(crc::crc, m)?)?;
     m.add_function(wrap_pyfunction!(engines::engines, m)?)?;
     m.add_function(wrap_pyfunction!(engines::set_engine, m)?)?;
     m.add_function(wrap_pyfunction!(engines::get_engine, m)?)?;

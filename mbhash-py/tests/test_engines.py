@@ -7,7 +7,7 @@ import mbhash
 
 def test_engines_listing():
     fams = {f["family"]: f for f in mbhash.engines()}
-    assert set(fams) == {"sha256", "sha512", "crc32c"}
+    assert set(fams) == {"sha256", "sha512", "crc32c", "crc"}
     assert fams["sha256"]["env_var"] == "MBHASH_SHA256_ENGINE"
     assert set(fams["sha512"]["algorithms"]) == {"sha512", "sha384", "sha512_256", "sha512_224"}
     for f in fams.values():

@@ -42,6 +42,17 @@ def main() -> None:
     crc = mbhash.crc32c(b"more", crc, engine=None)
     joined: int = mbhash.crc32c_combine(crc, mbhash.crc32c(b"x"), 1)
     assert joined == mbhash.crc32c(b"x", crc)
+    z: int = mbhash.crc32(b"123456789", 0)
+    assert z == 0xCBF43926 and mbhash.crc32(b"") == 0
+    nvme: int = mbhash.crc64_nvme(bytearray(b"123456789"))
+    assert nvme == 0xAE8B14860A799888
+    r: mbhash.Crc = mbhash.crc("crc64-nvme")
+    r.update(memoryview(b"123456789"))
+    r2: mbhash.Crc = r.copy()
+    fields: tuple[int, bytes, str, str, str, int, int] = (
+        r2.value, r.digest(), r.hexdigest(), r.name, r.catalogue_name, r.width, r.digest_size
+    )
+    assert fields[0] == nvme and mbhash.crc("crc32", b"x").value == mbhash.crc32(b"x")
     for family in mbhash.engines():
         for engine in family["engines"]:
             assert isinstance(engine["name"], str) and isinstance(engine["supported"], bool)

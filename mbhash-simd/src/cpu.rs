@@ -23,21 +23,27 @@ pub enum Feature {
     ShaNi,
     /// SSE4.2 `crc32` instruction.
     Sse42,
-    /// Carry-less multiply on 128-bit vectors (PCLMULQDQ).
+    /// Carry-less multiply on 128-bit vectors (PCLMULQDQ), with the SSSE3
+    /// byte shuffle and SSE4.1 lane extracts that its kernels use (every
+    /// CPU with PCLMULQDQ has them).
     Pclmul,
     /// Carry-less multiply on 512-bit vectors (VPCLMULQDQ with AVX-512 F + BW + VL).
     Vpclmul,
+    /// Carry-less multiply on 256-bit vectors (VPCLMULQDQ with AVX2; AMD
+    /// Zen 3, Intel Alder Lake, without AVX-512).
+    Vpclmul256,
 }
 
 impl Feature {
     /// Every feature group, in a stable order.
-    pub const ALL: [Feature; 6] = [
+    pub const ALL: [Feature; 7] = [
         Feature::Avx2,
         Feature::Avx512,
         Feature::ShaNi,
         Feature::Sse42,
         Feature::Pclmul,
         Feature::Vpclmul,
+        Feature::Vpclmul256,
     ];
 
     /// The lower-case name used in `MBHASH_DISABLE` and `MBHASH_REQUIRE`.
@@ -49,6 +55,7 @@ impl Feature {
             Feature::Sse42 => "sse42",
             Feature::Pclmul => "pclmul",
             Feature::Vpclmul => "vpclmul",
+            Feature::Vpclmul256 => "vpclmul256",
         }
     }
 
@@ -100,8 +107,15 @@ fn bits_from(has: impl Fn(&str) -> bool) -> u32 {
         (Feature::Avx512, avx512),
         (Feature::ShaNi, has("sha") && has("ssse3") && has("sse4.1")),
         (Feature::Sse42, has("sse4.2")),
-        (Feature::Pclmul, has("pclmulqdq")),
+        (
+            Feature::Pclmul,
+            has("pclmulqdq") && has("ssse3") && has("sse4.1"),
+        ),
         (Feature::Vpclmul, avx512 && has("vpclmulqdq")),
+        (
+            Feature::Vpclmul256,
+            has("avx2") && has("vpclmulqdq") && has("pclmulqdq"),
+        ),
     ] {
         if on {
             bits |= f.bit();

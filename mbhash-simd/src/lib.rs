@@ -58,6 +58,7 @@ pub(crate) fn common_len<B, const N: usize>(blocks: &[&[B]; N]) -> usize {
     );
     n
 }
+pub mod crc;
 pub mod crc32c;
 pub mod md5;
 pub mod sha1;

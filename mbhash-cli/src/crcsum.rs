@@ -1,0 +1,277 @@
+//! `mbhash sum -a <crc>`: CRCs of files.
+//!
+//! * `-a crc`: what POSIX `cksum` prints, `CRC LENGTH NAME` (decimal; the
+//!   CRC-32/CKSUM of the data followed by its length, least significant
+//!   byte first without trailing zero bytes), no name when standard input
+//!   is read for want of operands;
+//! * `-a crc32b`: what coreutils 9.6's `cksum -a crc32b` prints, the same
+//!   line with the CRC-32/ISO-HDLC (zlib) of the data;
+//! * any other named CRC (`crc32`, `crc32c`, `crc64-nvme`, ...): the CRC's
+//!   value as big-endian bytes in the `sha256sum` line forms (`HEX  NAME`,
+//!   `--tag`: `CRC64-NVME (NAME) = HEX`, `--base64`, `--raw`).
+//!
+//! File names in `cksum` lines are written as they are (as `cksum`
+//! writes them: no escaping); `--raw` writes the 4 bytes of the CRC,
+//! big-endian, as coreutils does.
+//!
+//! The files are read one after another on the calling thread (a CRC is
+//! one stream; the core's reader of files feeds the hash service, which
+//! computes no CRC).
+
+use std::fs::File;
+use std::io::{self, Read};
+
+use mbhash_core::crc::{Crc, CrcSpec, Variant};
+
+use crate::args::Options;
+use crate::names;
+use crate::output::{Out, push_base64, push_hex};
+use crate::progress;
+use crate::walk::{Walk, What};
+
+/// The CRC algorithms of `-a`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CrcAlgo {
+    /// `-a crc`: POSIX `cksum`.
+    Cksum,
+    /// `-a crc32b`: coreutils 9.6's `cksum -a crc32b`.
+    Crc32b,
+    /// A named CRC, in the `sha256sum` line forms.
+    Named(Variant),
+}
+
+impl CrcAlgo {
+    /// The CRC algorithm `-a name` means (lower-case names, the catalogue's
+    /// in any case), if any.
+    pub fn from_name(name: &str) -> Option<CrcAlgo> {
+        match name {
+            "crc" => Some(CrcAlgo::Cksum),
+            "crc32b" => Some(CrcAlgo::Crc32b),
+            _ => Variant::from_name(&name.to_ascii_lowercase())
+                .or_else(|| Variant::from_name(name))
+                .map(CrcAlgo::Named),
+        }
+    }
+
+    /// The names `-a` lists.
+    pub fn names() -> Vec<&'static str> {
+        let mut v = vec!["crc", "crc32b"];
+        v.extend(Variant::ALL.iter().map(|v| v.name()));
+        v
+    }
+
+    /// The spec computed over the data.
+    fn spec(self) -> &'static CrcSpec {
+        match self {
+            CrcAlgo::Cksum => Variant::Crc32Cksum.spec(),
+            CrcAlgo::Crc32b => Variant::Crc32IsoHdlc.spec(),
+            CrcAlgo::Named(v) => v.spec(),
+        }
+    }
+
+    /// True for the two `cksum` forms.
+    pub fn is_cksum(self) -> bool {
+        matches!(self, CrcAlgo::Cksum | CrcAlgo::Crc32b)
+    }
+
+    /// The tag of `--tag` lines: the name in upper case (`CRC64-NVME`).
+    fn tag(self) -> String {
+        match self {
+            CrcAlgo::Cksum => "CRC".into(),
+            CrcAlgo::Crc32b => "CRC32B".into(),
+            CrcAlgo::Named(v) => v.name().to_ascii_uppercase(),
+        }
+    }
+}
+
+/// The CRC and length of everything `r` gives.
+fn crc_of(
+    algo: CrcAlgo,
+    r: &mut dyn Read,
+    buf: &mut [u8],
+    progress: &progress::Progress,
+) -> io::Result<(u64, u64)> {
+    let mut crc = Crc::new(algo.spec());
+    let mut len = 0u64;
+    loop {
+        let n = match r.read(buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        crc.update(&buf[..n]);
+        len += n as u64;
+        progress.add(n as u64);
+    }
+    if algo == CrcAlgo::Cksum {
+        // POSIX: the length follows the data, least significant byte
+        // first, as few bytes as it takes.
+        let mut n = len;
+        while n > 0 {
+            crc.update(&[n as u8]);
+            n >>= 8;
+        }
+    }
+    Ok((crc.finalize(), len))
+}
+
+/// Appends the line of one input.
+fn push_line(
+    line: &mut Vec<u8>,
+    o: &Options,
+    algo: CrcAlgo,
+    name: Option<&[u8]>,
+    crc: u64,
+    len: u64,
+) {
+    let delim = if o.zero { b'\0' } else { b'\n' };
+    let width = usize::from(algo.spec().width).div_ceil(8);
+    let bytes = &crc.to_be_bytes()[8 - width..];
+    if algo.is_cksum() {
+        if o.raw {
+            line.extend_from_slice(bytes);
+            return;
+        }
+        line.extend_from_slice(format!("{crc} {len}").as_bytes());
+        if let Some(name) = name {
+            line.push(b' ');
+            line.extend_from_slice(name);
+        }
+        line.push(delim);
+        return;
+    }
+    if o.raw {
+        line.extend_from_slice(bytes);
+        return;
+    }
+    let push_digest = |line: &mut Vec<u8>| {
+        if o.base64 {
+            push_base64(line, bytes);
+        } else {
+            push_hex(line, bytes);
+        }
+    };
+    let name = name.unwrap_or(b"-");
+    if o.no_names {
+        push_digest(line);
+        line.push(delim);
+        return;
+    }
+    let escape = !o.zero && names::needs_escape(name);
+    if escape {
+        line.push(b'\\');
+    }
+    if o.tag {
+        line.extend_from_slice(algo.tag().as_bytes());
+        line.extend_from_slice(b" (");
+        names::push_name(line, name, escape);
+        line.extend_from_slice(b") = ");
+        push_digest(line);
+    } else {
+        push_digest(line);
+        line.push(b' ');
+        line.push(if o.binary == Some(true) { b'*' } else { b' ' });
+        names::push_name(line, name, escape);
+    }
+    line.push(delim);
+}
+
+/// Sum mode for a CRC; `Ok(false)` when some input failed. `named`: the
+/// operands were given (else standard input is read and, in the `cksum`
+/// forms, printed without a name).
+pub fn run(o: &Options, algo: CrcAlgo, named: bool, show_progress: bool) -> io::Result<bool> {
+    // An engine variable naming an engine that cannot run is an error, as
+    // for the hashes (the library would run `auto`).
+    let engine = match algo {
+        CrcAlgo::Named(Variant::Crc32Iscsi) => {
+            mbhash_core::crc32c::Crc32cKernel::try_configured().map(drop)
+        }
+        _ => mbhash_core::crc::configured_engine().map(drop),
+    };
+    if let Err(e) = engine {
+        crate::output::say(&e.to_string());
+        return Ok(false);
+    }
+    progress::with_progress(show_progress, None, |progress| {
+        let mut out = Out::new(progress);
+        let mut ok = true;
+        let mut buf = vec![0u8; 1 << 20];
+        for input in Walk::new(o.files.clone(), o.recursive) {
+            let source = match input.what {
+                What::Hash(s) => s,
+                What::Failed(e) => {
+                    ok = false;
+                    out.error(&format!(
+                        "{}: {}",
+                        names::quote(&input.name),
+                        names::describe(&e)
+                    ))?;
+                    continue;
+                }
+                What::Skipped(why) => {
+                    ok &= !o.strict;
+                    out.error(&format!("{}: skipped: {why}", names::quote(&input.name)))?;
+                    continue;
+                }
+            };
+            let result = match &source {
+                mbhash_core::files::Source::Stdin => {
+                    crate::stdin::open().and_then(|mut s| crc_of(algo, &mut s, &mut buf, progress))
+                }
+                mbhash_core::files::Source::StdinAgain => {
+                    crc_of(algo, &mut io::empty(), &mut buf, progress)
+                }
+                mbhash_core::files::Source::Path(p) => {
+                    File::open(p).and_then(|mut f| crc_of(algo, &mut f, &mut buf, progress))
+                }
+            };
+            match result {
+                Ok((crc, len)) => {
+                    let name = (named || !algo.is_cksum()).then_some(&input.name[..]);
+                    push_line(out.line(), o, algo, name, crc, len);
+                    out.emit()?;
+                }
+                Err(e) => {
+                    ok = false;
+                    out.error(&format!(
+                        "{}: {}",
+                        names::quote(&input.name),
+                        names::describe(&e)
+                    ))?;
+                }
+            }
+        }
+        out.flush().map(|()| ok)
+    })
+}
+
+/// The refusal of `-c` with a CRC, in coreutils' words.
+pub fn check_refused(algo: CrcAlgo) -> String {
+    match algo {
+        CrcAlgo::Cksum | CrcAlgo::Crc32b => {
+            "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}".into()
+        }
+        CrcAlgo::Named(v) => format!("--check is not supported with --algorithm={}", v.name()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_resolve() {
+        assert_eq!(CrcAlgo::from_name("crc"), Some(CrcAlgo::Cksum));
+        assert_eq!(CrcAlgo::from_name("crc32b"), Some(CrcAlgo::Crc32b));
+        assert_eq!(
+            CrcAlgo::from_name("crc64-nvme"),
+            Some(CrcAlgo::Named(Variant::Crc64Nvme))
+        );
+        assert_eq!(
+            CrcAlgo::from_name("CRC-64/NVME"),
+            Some(CrcAlgo::Named(Variant::Crc64Nvme))
+        );
+        assert_eq!(CrcAlgo::from_name("sha256"), None);
+    }
+}

@@ -1,0 +1,132 @@
+//! Size classes and the timing of kernels per class: what `auto` of the
+//! CRC engines and of CRC32C ([`crate::crc32c`]) measure at first use.
+//!
+//! Class `b` holds the lengths of bit length `b` (`2^(b-1) ..= 2^b - 1`;
+//! class 0 is the empty input). `auto` times every supported kernel on the
+//! smallest length of each class up to [`TIMED_CLASSES`], a power of two
+//! (buffers of storage stacks mostly are, and a kernel's cost can change
+//! within a class), and keeps the cheapest per class.
+
+/// Size classes of any length.
+pub(crate) const CLASSES: usize = usize::BITS as usize + 1;
+
+/// The size class of a length.
+#[inline]
+pub(crate) fn class(len: usize) -> usize {
+    (usize::BITS - len.leading_zeros()) as usize
+}
+
+/// The longest input of a size class.
+pub(crate) const fn class_max(b: usize) -> usize {
+    if b >= usize::BITS as usize {
+        usize::MAX
+    } else {
+        (1 << b) - 1
+    }
+}
+
+/// The largest size class `auto` times; longer inputs take its choice
+/// (every kernel is in its steady loop by then).
+pub(crate) const TIMED_CLASSES: usize = 17;
+
+/// The length `auto` times for class `b`: its smallest, a power of two.
+pub(crate) const fn class_length(b: usize) -> usize {
+    if b == 0 { 0 } else { 1 << (b - 1) }
+}
+
+/// A table kernel is timed up to this class; its cost beyond grows with the
+/// length alone (the same loop at every length), so it is scaled from there
+/// rather than measured at length (which would take milliseconds).
+pub(crate) const TABLE_TIMED: usize = 12;
+
+/// Microseconds of untimed warm-up before a first measurement (see
+/// [`measure`]).
+pub(crate) const WARM_UP_US: u128 = 600;
+
+/// Nanoseconds per call of each of `K` kernels per timed class (infinite
+/// where a kernel is absent).
+pub(crate) type Costs<const K: usize> = [[f64; K]; TIMED_CLASSES + 1];
+
+/// Times `K` kernels on one length per size class: the minimum over a few
+/// rounds of a short batch of calls (the minimum, so that a round disturbed
+/// by another thread does not count), the kernels interleaved within each
+/// round, after `warm_up_us` microseconds of warm-up. `present[i]` says
+/// whether kernel `i` runs here,
+/// `table` which one is the table kernel (timed up to [`TABLE_TIMED`] and
+/// scaled beyond); `run(i, data)` runs kernel `i` once.
+pub(crate) fn measure<const K: usize>(
+    present: [bool; K],
+    table: Option<usize>,
+    warm_up_us: u128,
+    mut run: impl FnMut(usize, &[u8]),
+) -> Costs<K> {
+    use std::hint::black_box;
+    use std::time::Instant;
+    const ROUNDS: usize = 5;
+    /// Bytes hashed per timed batch (at least one call).
+    const BATCH: usize = 8 << 10;
+
+    let mut cost = [[f64::INFINITY; K]; TIMED_CLASSES + 1];
+    let mut data = vec![0u8; class_length(TIMED_CLASSES)];
+    let mut x = 0x9e37_79b9_u32;
+    for b in data.iter_mut() {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        *b = x as u8;
+    }
+    // Warm-up: a core that has not run 512-bit instructions for a while
+    // runs them slowly (at a fraction of their rate, for up to about half a
+    // millisecond on Intel Xeon) while it powers those units up; timed
+    // then, the AVX-512 kernels lose classes they win. So each kernel first
+    // runs for about that long, untimed.
+    let warm = Instant::now();
+    while warm.elapsed().as_micros() < warm_up_us {
+        for i in (0..K).filter(|&i| present[i] && Some(i) != table) {
+            run(i, black_box(&data[..data.len().min(4096)]));
+        }
+    }
+    for _ in 0..ROUNDS {
+        for (b, row) in cost.iter_mut().enumerate().skip(1) {
+            let piece = &data[..class_length(b)];
+            let calls = (BATCH / (piece.len() + 32)).clamp(1, 256);
+            for (i, slot) in row.iter_mut().enumerate() {
+                if !present[i] || (Some(i) == table && b > TABLE_TIMED) {
+                    continue;
+                }
+                let t = Instant::now();
+                for _ in 0..calls {
+                    run(i, black_box(piece));
+                }
+                let ns = t.elapsed().as_nanos() as f64 / calls as f64;
+                *slot = slot.min(ns);
+            }
+        }
+    }
+    if let Some(t) = table {
+        for b in TABLE_TIMED + 1..=TIMED_CLASSES {
+            let scale = class_length(b) as f64 / class_length(TABLE_TIMED) as f64;
+            cost[b][t] = cost[TABLE_TIMED][t] * scale;
+        }
+    }
+    cost
+}
+
+/// The cheapest kernel of each timed class (`default` where none was
+/// timed); class 0, the empty input, takes class 1's.
+pub(crate) fn cheapest<const K: usize>(
+    cost: &Costs<K>,
+    default: usize,
+) -> [usize; TIMED_CLASSES + 1] {
+    let mut picked = [default; TIMED_CLASSES + 1];
+    for (b, row) in cost.iter().enumerate().skip(1) {
+        if let Some(i) = (0..K)
+            .filter(|&i| row[i].is_finite())
+            .min_by(|&i, &j| row[i].total_cmp(&row[j]))
+        {
+            picked[b] = i;
+        }
+    }
+    picked[0] = picked[1];
+    picked
+}

@@ -1,0 +1,343 @@
+//! Generic CRC by AVX-512 VPCLMULQDQ folding of 64-byte vectors (four
+//! 128-bit lanes each), with Barrett reduction: any spec, through its
+//! [`Consts`].
+//!
+//! The shape of [`super::pclmul`], four lanes wide (the bytes past the
+//! last whole 16-byte lane join at the end as there); the lanes are grouped into vectors from the end, so that only the first
+//! vector may be short: it is loaded with zero lanes in front (leading
+//! zeros do not change a CRC whose register goes in front of the first
+//! data lane). Up to [`DIRECT_MAX`] vectors, each lane is multiplied
+//! straight onto the last lane by its own constant (`Consts::lanes512`);
+//! longer inputs run [`ACCS`] accumulators 512 bytes a step and end the
+//! same way. The four lanes are XORed into one and reduced as in
+//! `pclmul`. Inputs shorter than [`MIN_LEN`] run the `pclmul` kernel.
+
+use super::{Consts, Entry};
+
+/// Inputs of at most this many vectors (1 KiB) are multiplied straight
+/// onto the end.
+pub const DIRECT_MAX: usize = 16;
+
+/// Accumulators of the main loop.
+pub const ACCS: usize = 8;
+
+/// Shorter inputs run the 128-bit kernel.
+pub const MIN_LEN: usize = 128;
+
+/// Proof that the CPU has AVX-512 (F, BW, VL) with VPCLMULQDQ, and
+/// PCLMULQDQ.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Vpclmul512 {
+    _private: (),
+}
+
+/// Proof that the CPU has AVX-512 VPCLMULQDQ (never, on this target).
+#[cfg(not(target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug)]
+pub enum Vpclmul512 {}
+
+impl Vpclmul512 {
+    /// Detects the features; `None` when any is missing or hidden
+    /// (`MBHASH_DISABLE=vpclmul`, `avx512` or `pclmul`).
+    pub fn new() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::cpu::{Feature, available};
+            if available(Feature::Vpclmul)
+                && available(Feature::Avx512)
+                && super::Pclmul::new().is_some()
+            {
+                return Some(Vpclmul512 { _private: () });
+            }
+        }
+        None
+    }
+
+    /// Advances the normalised register `reg` over `data`.
+    #[inline]
+    pub fn update(self, c: &Consts, reg: u64, data: &[u8]) -> u64 {
+        self.entry().update(c, reg, data)
+    }
+
+    /// Copies `src` into `dst` and advances the normalised register over
+    /// the bytes, in one pass: each 64-byte vector is stored as soon as it
+    /// is loaded for folding (the bytes past the last whole 512-byte group
+    /// are copied, then folded, as `update` does).
+    ///
+    /// # Panics
+    /// If `dst` and `src` differ in length.
+    pub fn update_copy(self, c: &Consts, reg: u64, dst: &mut [u8], src: &[u8]) -> u64 {
+        assert_eq!(dst.len(), src.len(), "update_copy: lengths differ");
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: the token proves AVX-512 F/BW/VL, VPCLMULQDQ,
+            // PCLMULQDQ, SSSE3 and SSE4.1.
+            unsafe { x86::update_copy(c, reg, dst, src) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (c, reg, dst, src);
+            match self {}
+        }
+    }
+
+    /// The kernel as an [`Entry`].
+    pub fn entry(self) -> Entry {
+        #[cfg(target_arch = "x86_64")]
+        {
+            Entry(x86::update)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            match self {}
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::super::Consts;
+    use super::super::pclmul::x86 as narrow;
+    use super::{ACCS, DIRECT_MAX, MIN_LEN};
+    use core::arch::x86_64::*;
+
+    /// Lane by lane `H * k_H + L * k_L`, XORed with `acc`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn fold(x: __m512i, k: __m512i, acc: __m512i) -> __m512i {
+        _mm512_ternarylogic_epi64::<0x96>(
+            _mm512_clmulepi64_epi128::<0x00>(x, k),
+            _mm512_clmulepi64_epi128::<0x11>(x, k),
+            acc,
+        )
+    }
+
+    /// The lane constants of a vector `t` vectors before the last.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn lanes(c: &Consts, t: usize) -> __m512i {
+        // SAFETY: `lanes512[t]` is 64 readable bytes; the load is unaligned.
+        unsafe { _mm512_loadu_si512(c.lanes512[t].as_ptr().cast()) }
+    }
+
+    /// The fold constants `k` in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn broadcast(c: &Consts, k: usize) -> __m512i {
+        _mm512_broadcast_i32x4(narrow::key(c, k))
+    }
+
+    /// Puts a vector's bytes in the kernel's lane order.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn order<const REFL: bool>(x: __m512i) -> __m512i {
+        if REFL {
+            x
+        } else {
+            let rev = _mm512_broadcast_i32x4(_mm_set_epi8(
+                0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+            ));
+            _mm512_shuffle_epi8(x, rev)
+        }
+    }
+
+    /// Loads 64 bytes in the kernel's lane order.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn load<const REFL: bool>(b: &[u8; 64]) -> __m512i {
+        // SAFETY: `b` is 64 readable bytes; the load is unaligned.
+        order::<REFL>(unsafe { _mm512_loadu_si512(b.as_ptr().cast()) })
+    }
+
+    /// The XOR of the four lanes.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn collapse(z: __m512i) -> __m128i {
+        let x = _mm256_xor_si256(_mm512_castsi512_si256(z), _mm512_extracti64x4_epi64::<1>(z));
+        _mm_xor_si128(_mm256_castsi256_si128(x), _mm256_extracti128_si256::<1>(x))
+    }
+
+    /// Advances the normalised register over `data`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    pub(super) fn update(c: &Consts, reg: u64, data: &[u8]) -> u64 {
+        if c.reflected {
+            run::<true>(c, reg, data)
+        } else {
+            run::<false>(c, reg, data)
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn run<const REFL: bool>(c: &Consts, reg: u64, data: &[u8]) -> u64 {
+        if data.len() < MIN_LEN {
+            return narrow::run::<REFL>(c, reg, data);
+        }
+        let t = data.len() % 16;
+        let rest = &data[..data.len() - t];
+        // Lanes in front of the first whole vector: 0 to 3.
+        let lead = (rest.len() / 16) % 4;
+        let rest = &rest[16 * lead..];
+        let (vectors, _) = rest.as_chunks::<64>();
+        let (v0, vectors) = if lead == 0 {
+            let (v0, vectors) = vectors.split_first().expect("at least two vectors");
+            (load::<REFL>(v0), vectors)
+        } else {
+            // The first 64 bytes (there are more), moved up by the lanes in
+            // front, zeros below. Not a masked load from before `first`:
+            // where that memory is unmapped, AMD Zen cores take an assist
+            // of about a thousand cycles to suppress the masked-out fault.
+            let whole: &[u8; 64] = data.first_chunk().expect("at least 64 bytes");
+            // SAFETY: `whole` is 64 readable bytes; the load is unaligned.
+            let x = unsafe { _mm512_loadu_si512(whole.as_ptr().cast()) };
+            let z = _mm512_setzero_si512();
+            let raw = match lead {
+                1 => _mm512_alignr_epi64::<2>(x, z),
+                2 => _mm512_alignr_epi64::<4>(x, z),
+                _ => _mm512_alignr_epi64::<6>(x, z),
+            };
+            (order::<REFL>(raw), vectors)
+        };
+        // The register in front of the first data lane.
+        let at = 2 * ((4 - lead) % 4) + usize::from(!REFL);
+        let v0 = _mm512_xor_si512(v0, _mm512_maskz_set1_epi64(1 << at, reg as i64));
+        let z = if vectors.len() < DIRECT_MAX {
+            direct::<REFL>(c, v0, vectors)
+        } else {
+            folded::<REFL>(c, v0, vectors)
+        };
+        narrow::reduce::<REFL>(c, narrow::with_tail::<REFL>(c, collapse(z), data, t))
+    }
+
+    /// Stores a vector as loaded (memory order).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn store(d: &mut [u8; 64], x: __m512i) {
+        // SAFETY: `d` is 64 writable bytes; the store is unaligned.
+        unsafe { _mm512_storeu_si512(d.as_mut_ptr().cast(), x) }
+    }
+
+    /// Loads 64 bytes, stores them to `d` and returns them in the kernel's
+    /// lane order.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn load_copy<const REFL: bool>(s: &[u8; 64], d: &mut [u8; 64]) -> __m512i {
+        // SAFETY: `s` is 64 readable bytes; the load is unaligned.
+        let x = unsafe { _mm512_loadu_si512(s.as_ptr().cast()) };
+        store(d, x);
+        order::<REFL>(x)
+    }
+
+    /// [`super::Vpclmul512::update_copy`] (`dst` as long as `src`).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    pub(super) fn update_copy(c: &Consts, reg: u64, dst: &mut [u8], src: &[u8]) -> u64 {
+        if c.reflected {
+            run_copy::<true>(c, reg, dst, src)
+        } else {
+            run_copy::<false>(c, reg, dst, src)
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn run_copy<const REFL: bool>(c: &Consts, reg: u64, dst: &mut [u8], src: &[u8]) -> u64 {
+        const GROUP: usize = 64 * ACCS;
+        let body = src.len() / GROUP * GROUP;
+        if body < 2 * GROUP {
+            dst.copy_from_slice(src);
+            return run::<REFL>(c, reg, dst);
+        }
+        let (src_body, src_rest) = src.split_at(body);
+        let (dst_body, dst_rest) = dst.split_at_mut(body);
+        let (groups, _) = src_body.as_chunks::<GROUP>();
+        let (out, _) = dst_body.as_chunks_mut::<GROUP>();
+        let (first, groups) = groups.split_first().expect("two groups");
+        let (out_first, out) = out.split_first_mut().expect("two groups");
+        let (v, _) = first.as_chunks::<64>();
+        let (o, _) = out_first.as_chunks_mut::<64>();
+        let mut acc = [_mm512_setzero_si512(); ACCS];
+        for j in 0..ACCS {
+            acc[j] = load_copy::<REFL>(&v[j], &mut o[j]);
+        }
+        // The register in front of the first lane.
+        let at = usize::from(!REFL);
+        acc[0] = _mm512_xor_si512(acc[0], _mm512_maskz_set1_epi64(1 << at, reg as i64));
+        let k = broadcast(c, 4 * ACCS - 1);
+        for (g, d) in groups.iter().zip(out.iter_mut()) {
+            let (v, _) = g.as_chunks::<64>();
+            let (o, _) = d.as_chunks_mut::<64>();
+            for j in 0..ACCS {
+                acc[j] = fold(acc[j], k, load_copy::<REFL>(&v[j], &mut o[j]));
+            }
+        }
+        let mut z = _mm512_setzero_si512();
+        for (j, a) in acc[..ACCS - 1].iter().enumerate() {
+            z = fold(*a, lanes(c, ACCS - 1 - j), z);
+        }
+        let z = end(c, acc[ACCS - 1], z);
+        let reg = narrow::reduce::<REFL>(c, collapse(z));
+        dst_rest.copy_from_slice(src_rest);
+        run::<REFL>(c, reg, dst_rest)
+    }
+
+    /// The last vector `last`, with every lane but its last multiplied
+    /// onto that one, XORed into `z`.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn end(c: &Consts, last: __m512i, z: __m512i) -> __m512i {
+        let z = fold(last, lanes(c, 0), z);
+        _mm512_xor_si512(z, _mm512_maskz_mov_epi64(0xC0, last))
+    }
+
+    /// `v0` and `vectors` (fewer than [`DIRECT_MAX`]) straight onto the
+    /// last lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn direct<const REFL: bool>(c: &Consts, v0: __m512i, vectors: &[[u8; 64]]) -> __m512i {
+        let n = vectors.len();
+        let Some((last, middle)) = vectors.split_last() else {
+            return end(c, v0, _mm512_setzero_si512());
+        };
+        let mut z = fold(v0, lanes(c, n), _mm512_setzero_si512());
+        for (i, v) in middle.iter().enumerate() {
+            z = fold(load::<REFL>(v), lanes(c, n - 1 - i), z);
+        }
+        end(c, load::<REFL>(last), z)
+    }
+
+    /// At least [`DIRECT_MAX`] vectors after `v0`: [`ACCS`] accumulators.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn folded<const REFL: bool>(c: &Consts, v0: __m512i, vectors: &[[u8; 64]]) -> __m512i {
+        let mut acc = [v0; ACCS];
+        for j in 1..ACCS {
+            acc[j] = load::<REFL>(&vectors[j - 1]);
+        }
+        let rest = &vectors[ACCS - 1..];
+        let (groups, tail) = rest.as_chunks::<ACCS>();
+        // 512 bytes on: 32 lanes.
+        let k = broadcast(c, 4 * ACCS - 1);
+        for g in groups {
+            for j in 0..ACCS {
+                acc[j] = fold(acc[j], k, load::<REFL>(&g[j]));
+            }
+        }
+        let t = tail.len();
+        let Some((last, middle)) = tail.split_last() else {
+            let mut z = _mm512_setzero_si512();
+            for (j, a) in acc[..ACCS - 1].iter().enumerate() {
+                z = fold(*a, lanes(c, ACCS - 1 - j), z);
+            }
+            return end(c, acc[ACCS - 1], z);
+        };
+        let mut z = _mm512_setzero_si512();
+        for (j, a) in acc.iter().enumerate() {
+            z = fold(*a, lanes(c, ACCS - 1 - j + t), z);
+        }
+        for (i, v) in middle.iter().enumerate() {
+            z = fold(load::<REFL>(v), lanes(c, t - 1 - i), z);
+        }
+        end(c, load::<REFL>(last), z)
+    }
+}
