@@ -142,8 +142,8 @@ pub fn update_register_copy(spec: &CrcSpec, reg: u64, dst: &mut [u8], src: &[u8]
     reg
 }
 
-/// The register after `data` bit by bit (no constants): `no_std` only.
-#[cfg_attr(feature = "std", allow(dead_code))]
+/// The register after `data` bit by bit, for a spec without kernel
+/// constants (see [`consts`]).
 fn bitwise_register(spec: &CrcSpec, reg: u64, data: &[u8]) -> u64 {
     let s = CrcSpec {
         init: if spec.refin {
@@ -194,7 +194,7 @@ pub fn shift_register(spec: &CrcSpec, reg: u64, n: u64) -> u64 {
     }
 }
 
-/// `shift` for a spec without kernel constants (`no_std`): the powers
+/// `shift` for a spec without kernel constants (see [`consts`]): the powers
 /// `x^(8 * 2^k)` computed on the way.
 struct ShiftOnly {
     p: u64,
