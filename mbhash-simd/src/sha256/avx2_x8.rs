@@ -175,9 +175,10 @@ mod x86 {
 
         #[inline(always)]
         fn load_states(_token: Avx2x8, states: &[&mut State; 8]) -> [V8; 8] {
-            // As in `load_block`, with two chunks per state. (Plain loops,
-            // not `map` or `array::from_fn`: with many codegen units those
-            // may stay calls, as in the AVX-512 kernel.)
+            // As `load_row` and `transpose` do with a block, with two chunks
+            // per state. (Plain loops, not `map` or `array::from_fn`: with
+            // many codegen units those may stay calls, as in the AVX-512
+            // kernel.)
             // SAFETY: the token proves AVX2; `load128` reads within its
             // argument.
             unsafe {
@@ -242,27 +243,39 @@ mod x86 {
         }
 
         #[inline(always)]
-        fn load_block(_token: Avx2x8, blocks: [&Block; 8]) -> [V8; 16] {
-            // Row (q, r) holds chunk q (words 4q..4q+4) of lanes r and r + 4;
-            // transposing each group of four rows within the 128-bit halves
+        fn load_row(_token: Avx2x8, blocks: &[&Block; 8], j: usize) -> V8 {
+            // Row 4q + r holds chunk q (words 4q..4q+4) of lanes r and r + 4.
+            // Plain loads, which the compiler may move next to the transpose
+            // (unlike the AVX-512 kernel's; this kernel measured the same
+            // with the loads at the transpose and in the rounds).
+            let (q, r) = (j / 4, j % 4);
+            let (a, b) = (
+                blocks[r].as_chunks::<16>().0,
+                blocks[r + 4].as_chunks::<16>().0,
+            );
+            // SAFETY: the token proves AVX2; `load2x128` reads within its
+            // arguments.
+            V8(unsafe { load2x128(&a[q], &b[q]) })
+        }
+
+        #[inline(always)]
+        fn transpose(rows: [V8; 16]) -> [V8; 16] {
+            // Transposing each group of four rows within the 128-bit halves
             // gives words 4q..4q+4 of lanes 0..8.
-            // SAFETY: the token proves AVX2; `load128` reads within its
-            // argument.
+            // SAFETY: `V8` values exist only when AVX2 is available.
             unsafe {
                 let bswap = _mm256_broadcastsi128_si256(_mm_set_epi8(
                     12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
                 ));
                 let mut out = [V8(_mm256_setzero_si256()); 16];
                 for q in 0..4 {
-                    let mut rows = [_mm256_setzero_si256(); 4];
-                    for (r, row) in rows.iter_mut().enumerate() {
-                        let (a, b) = (
-                            blocks[r].as_chunks::<16>().0,
-                            blocks[r + 4].as_chunks::<16>().0,
-                        );
-                        *row = load2x128(&a[q], &b[q]);
-                    }
-                    for (j, v) in transpose4(rows).into_iter().enumerate() {
+                    let group = [
+                        rows[4 * q].0,
+                        rows[4 * q + 1].0,
+                        rows[4 * q + 2].0,
+                        rows[4 * q + 3].0,
+                    ];
+                    for (j, v) in transpose4(group).into_iter().enumerate() {
                         out[4 * q + j] = V8(_mm256_shuffle_epi8(v, bswap));
                     }
                 }

@@ -16,7 +16,7 @@ use super::{Block, K, State, common_len};
 ///
 /// Every value of `Self` is a proof that the CPU supports the instructions
 /// behind the methods: the only constructors, [`Vector::load_states`] and
-/// [`Vector::load_block`], take the kernel's proof token, so the methods are
+/// [`Vector::load_row`], take the kernel's proof token, so the methods are
 /// safe to call.
 pub(super) trait Vector<const N: usize>: Copy {
     /// The proof token of the kernel that owns this vector type.
@@ -36,9 +36,15 @@ pub(super) trait Vector<const N: usize>: Copy {
     fn load_states(token: Self::Token, states: &[&mut State; N]) -> [Self; 8];
     /// The inverse of [`Vector::load_states`].
     fn store_states(v: [Self; 8], states: &mut [&mut State; N]);
-    /// The 16 big-endian message words of one block per lane, word-sliced:
-    /// vector `t` holds word `t` of `blocks[0]`, ..., `blocks[N - 1]`.
-    fn load_block(token: Self::Token, blocks: [&Block; N]) -> [Self; 16];
+    /// Row `j` (`0..16`) of one block per lane, as loaded: 64 bytes of the
+    /// blocks in whatever arrangement [`Vector::transpose`] expects. Only
+    /// loads, so that the rows of the next blocks can be read while the
+    /// last rounds of the current ones run.
+    fn load_row(token: Self::Token, blocks: &[&Block; N], j: usize) -> Self;
+    /// The 16 big-endian message words from the 16 rows of
+    /// [`Vector::load_row`], word-sliced: vector `t` holds word `t` of
+    /// `blocks[0]`, ..., `blocks[N - 1]`.
+    fn transpose(rows: [Self; 16]) -> [Self; 16];
 
     /// `self`, hidden from the optimiser (an empty `asm!`), so that the
     /// compiler cannot re-associate a chain of additions through it.
@@ -87,56 +93,89 @@ pub(super) fn compress<V: Vector<N>, const N: usize>(
         *b = &b[..n];
     }
     let mut s = V::load_states(token, &states);
-    #[allow(clippy::needless_range_loop, reason = "`i` indexes every lane")]
+    // The rows of block `i + 1` are loaded during the last 16 rounds of
+    // block `i` (software pipelining), each into the slot of the message
+    // word its round has just used, so that the loads are in flight long
+    // before the transpose needs them. The last block reloads itself: 16
+    // loads from the first level of cache, instead of a second copy of
+    // the last 16 rounds.
+    let mut rows = load_rows::<V, N>(token, &lanes_at(&blocks, 0));
     for i in 0..n {
-        let mut m = [&blocks[0][i]; N];
-        for (lane, b) in m.iter_mut().zip(&blocks) {
-            *lane = &b[i];
-        }
-        let m = V::load_block(token, m);
-        s = compress_block(s, m);
+        let next = lanes_at(&blocks, if i + 1 < n { i + 1 } else { i });
+        (s, rows) = compress_block(token, s, V::transpose(rows), &next);
     }
     V::store_states(s, &mut states);
 }
 
-/// One block in every lane: 64 rounds, then the feed-forward addition.
+/// Block `i` of every lane.
 #[inline(always)]
-fn compress_block<V: Vector<N>, const N: usize>(state: [V; 8], mut w: [V; 16]) -> [V; 8] {
+fn lanes_at<'a, const N: usize>(blocks: &[&'a [Block]; N], i: usize) -> [&'a Block; N] {
+    let mut m = [&blocks[0][i]; N];
+    for (lane, b) in m.iter_mut().zip(blocks) {
+        *lane = &b[i];
+    }
+    m
+}
+
+/// The 16 rows of one block per lane.
+#[inline(always)]
+fn load_rows<V: Vector<N>, const N: usize>(token: V::Token, blocks: &[&Block; N]) -> [V; 16] {
+    macro_rules! rows {
+        ($($j:literal)*) => {[$(V::load_row(token, blocks, $j)),*]};
+    }
+    rows!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+}
+
+/// One block in every lane: 64 rounds, then the feed-forward addition.
+/// Returns the new state and the rows of `next`, loaded during the last
+/// 16 rounds.
+#[inline(always)]
+fn compress_block<V: Vector<N>, const N: usize>(
+    token: V::Token,
+    state: [V; 8],
+    mut w: [V; 16],
+    next: &[&Block; N],
+) -> ([V; 8], [V; 16]) {
     let mut s = state;
     // Rounds 0..48 also extend the schedule: once round `t` has used
     // `W[t]`, slot `t % 16` is overwritten with `W[t + 16]`. (One loop
     // over three copies of 16 rounds measured faster than unrolling
-    // it.)
+    // it.) Rounds 48..64 overwrite it with row `t % 16` of `next`.
     for k in K[..48].chunks_exact(16) {
-        rounds16::<V, N, true>(&mut s, &mut w, k);
+        rounds16::<V, N, true>(token, &mut s, &mut w, k, next);
     }
-    rounds16::<V, N, false>(&mut s, &mut w, &K[48..]);
+    rounds16::<V, N, false>(token, &mut s, &mut w, &K[48..], next);
     let mut out = state;
     for (o, x) in out.iter_mut().zip(s) {
         *o = o.add(x);
     }
-    out
+    (out, w)
 }
 
 /// Sixteen rounds using the schedule window `w` (`W[t]` for `t` in the
-/// window at slot `t % 16`) and the 16 round constants `k`; with `EXTEND`,
-/// each slot is replaced by `W[t + 16]` after its round.
+/// window at slot `t % 16`) and the 16 round constants `k`; after its
+/// round each slot is replaced by `W[t + 16]` with `EXTEND`, by row
+/// `t % 16` of `next` without.
 #[inline(always)]
 fn rounds16<V: Vector<N>, const N: usize, const EXTEND: bool>(
+    token: V::Token,
     s: &mut [V; 8],
     w: &mut [V; 16],
     k: &[u32],
+    next: &[&Block; N],
 ) {
     let k: &[u32; 16] = k.try_into().expect("16 round constants");
     macro_rules! step {
         ($($j:literal)*) => {$(
             round(s, w[$j].add_const(k[$j]));
-            if EXTEND {
-                w[$j] = w[$j]
+            w[$j] = if EXTEND {
+                w[$j]
                     .add(w[($j + 1) % 16].small_sigma0())
                     .add(w[($j + 9) % 16])
-                    .add(w[($j + 14) % 16].small_sigma1());
-            }
+                    .add(w[($j + 14) % 16].small_sigma1())
+            } else {
+                V::load_row(token, next, $j)
+            };
         )*};
     }
     step!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15);

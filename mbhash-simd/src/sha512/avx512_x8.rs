@@ -200,6 +200,10 @@ mod x86 {
 
     impl Vector<8> for V8 {
         type Token = Avx512x8;
+        // On AMD Zen 5 (EPYC) the rounds are bound by the `e` chain: the
+        // latency-first form measured 16% faster than the lean one at
+        // 128 KiB x 16 and 6-8% at x 64.
+        const LEAN: bool = false;
 
         #[inline(always)]
         fn load_states(_token: Avx512x8, states: &[&mut State; 8]) -> [V8; 8] {
@@ -241,6 +245,18 @@ mod x86 {
                 lo[0], lo[1], lo[2], lo[3], lo[4], lo[5], lo[6], lo[7], hi[0], hi[1], hi[2], hi[3],
                 hi[4], hi[5], hi[6], hi[7],
             ]
+        }
+
+        #[inline(always)]
+        fn opaque(self) -> V8 {
+            // SAFETY: `V8` values exist only when AVX-512 F is available.
+            V8(unsafe { opaque(self.0) })
+        }
+
+        #[inline(always)]
+        fn sub(self, other: V8) -> V8 {
+            // SAFETY: `V8` values exist only when AVX-512 F is available.
+            V8(unsafe { _mm512_sub_epi64(self.0, other.0) })
         }
 
         #[inline(always)]
@@ -288,5 +304,22 @@ mod x86 {
             // SAFETY: `V8` values exist only when AVX-512 F is available.
             V8(unsafe { _mm512_ternarylogic_epi64::<0xe8>(a.0, b.0, c.0) })
         }
+    }
+
+    /// `x`, unchanged, through an empty `asm!` that the optimiser cannot
+    /// look through.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 F.
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn opaque(mut x: __m512i) -> __m512i {
+        // SAFETY: the template is empty: it leaves `x` as it is and touches
+        // nothing else.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(zmm_reg) x, options(pure, nomem, nostack, preserves_flags));
+        }
+        x
     }
 }

@@ -17,6 +17,14 @@ use super::{Block, K, State, common_len};
 pub(super) trait Vector<const N: usize>: Copy {
     /// The proof token of the kernel that owns this vector type.
     type Token: Copy;
+    /// Computes the round in the fewest additions (as FIPS 180-4 writes
+    /// it: `T1` once, `e' = d + T1`, `a' = T1 + Σ0(a) + Maj`), the form for
+    /// a kernel bound by vector issue; without it, `e'` is one addition
+    /// after `Σ1(e)` (`(h + K + W + d + Ch) + Σ1(e)`) and `a'` is
+    /// `((e' - d) + Maj) + Σ0(a)`: one addition more per round and shorter
+    /// `e` and `a` chains, for a kernel bound by their latency. Each
+    /// implementation picks what measures faster.
+    const LEAN: bool;
 
     /// Loads the lane-major `states`, transposed: word `j` of every lane goes
     /// into vector `j`.
@@ -29,8 +37,13 @@ pub(super) trait Vector<const N: usize>: Copy {
     /// byte-swapped: vector `t` holds message word `W[t]` of every lane.
     fn load_block(token: Self::Token, blocks: [&Block; N]) -> [Self; 16];
 
+    /// `self`, hidden from the optimiser (an empty `asm!`), so that the
+    /// compiler cannot re-associate a chain of additions through it.
+    fn opaque(self) -> Self;
     /// Lane-wise wrapping addition.
     fn add(self, other: Self) -> Self;
+    /// Lane-wise wrapping subtraction.
+    fn sub(self, other: Self) -> Self;
     /// Adds the constant `k` to every lane.
     fn add_const(self, k: u64) -> Self;
     /// `ROTR^28 ^ ROTR^34 ^ ROTR^39`.
@@ -101,14 +114,24 @@ fn compress_block<V: Vector<N>, const N: usize>(
         ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident,
          $k:expr, $i:expr) => {
             // h + K + W does not depend on the previous round: add it first.
-            let t1 = $h
-                .add_const($k[$i])
-                .add(w[$i])
-                .add(V::ch($e, $f, $g))
-                .add($e.big_sigma1());
-            let t2 = $a.big_sigma0().add(V::maj($a, $b, $c));
-            $d = $d.add(t1);
-            $h = t1.add(t2);
+            if V::LEAN {
+                let t1 = $h
+                    .add_const($k[$i])
+                    .add(w[$i])
+                    .add(V::ch($e, $f, $g))
+                    .add($e.big_sigma1());
+                let t2 = $a.big_sigma0().add(V::maj($a, $b, $c));
+                $d = $d.add(t1);
+                $h = t1.add(t2);
+            } else {
+                // `opaque` pins the order: the compiler would otherwise
+                // re-associate the sums into one long chain.
+                let hwd = $h.add_const($k[$i]).add(w[$i]).add($d).opaque();
+                let new_e = hwd.add(V::ch($e, $f, $g)).opaque().add($e.big_sigma1());
+                let t1 = new_e.sub($d).opaque();
+                $h = t1.add(V::maj($a, $b, $c)).opaque().add($a.big_sigma0());
+                $d = new_e;
+            }
         };
     }
     // W[t] for t >= 16, written over W[t - 16] in the window.
