@@ -14,7 +14,9 @@ use mbhash_core::alg::{
     Algorithm, Md5Alg, Sha1Alg, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg,
     Sha512Alg, Sm3Alg,
 };
-use mbhash_core::engine::LaneEngine;
+use mbhash_core::engine::{
+    Engine, Kernels, LaneEngine, Md5Kernels, Sha1Kernels, Sha256Kernels, Sha512Kernels, Sm3Kernels,
+};
 
 /// One vector: the message and its digest.
 struct Vector {
@@ -341,4 +343,35 @@ where
 #[test]
 fn sha1_monte() {
     check_monte::<Sha1Alg>("SHA1Monte.rsp");
+}
+
+/// CI runs these tests with each family's engine forced by its variable
+/// (`MBHASH_SHA1_ENGINE=shani-x2`, ...): the engine named is the one the
+/// configured paths above (`hash_many`, the hashers, a new manager) run, so
+/// a variable that did not reach them fails here instead of testing `auto`
+/// again.
+#[test]
+fn forced_engine_is_the_one_run() {
+    fn check<K: Kernels, A: Algorithm<Family = K::Family>>()
+    where
+        K::Family: mbhash_core::alg::Family<Engine = Engine<K>>,
+    {
+        let Some(name) = std::env::var_os(K::ENV_VAR) else {
+            return;
+        };
+        let name = name.to_str().expect("an engine name is UTF-8");
+        let configured = Engine::<K>::try_configured().expect("the forced engine is usable");
+        assert_eq!(configured.name(), name, "{}", K::ENV_VAR);
+        assert_eq!(
+            mbhash_core::JobManager::<A>::new().engine().name(),
+            name,
+            "{}: a new manager",
+            K::ENV_VAR
+        );
+    }
+    check::<Sha256Kernels, Sha256Alg>();
+    check::<Sha512Kernels, Sha512Alg>();
+    check::<Md5Kernels, Md5Alg>();
+    check::<Sha1Kernels, Sha1Alg>();
+    check::<Sm3Kernels, Sm3Alg>();
 }
