@@ -207,3 +207,39 @@ fn dyn_digest() {
         assert_eq!(&d.finalize_reset()[..], want);
     }
 }
+
+/// RSA PKCS#1 v1.5 with SHA-1 and MD5 (legacy signatures, named by the
+/// digest's OID in the DigestInfo): mbhash's hashers sign as the crates'
+/// do, and each verifies the other's signature.
+#[test]
+fn rsa_pkcs1v15_with_sha1_and_md5() {
+    use rsa::pkcs1::DecodeRsaPrivateKey;
+    use rsa::pkcs1v15::{SigningKey, VerifyingKey};
+    use rsa::signature::{Signer, Verifier};
+
+    let key = rsa::PrivateKey::from_pkcs1_pem(include_str!("rsa2048.pem")).unwrap();
+    let public = key.to_public_key();
+    let msg = b"an object stored in 2009";
+
+    let ours = SigningKey::<Sha1>::new(key.clone()).sign(msg);
+    let theirs = SigningKey::<sha1::Sha1>::new(key.clone()).sign(msg);
+    assert_eq!(ours, theirs);
+    VerifyingKey::<sha1::Sha1>::new(public.clone())
+        .verify(msg, &ours)
+        .unwrap();
+    VerifyingKey::<Sha1>::new(public.clone())
+        .verify(msg, &theirs)
+        .unwrap();
+    assert!(
+        VerifyingKey::<Sha1>::new(public.clone())
+            .verify(b"another", &ours)
+            .is_err()
+    );
+
+    let ours = SigningKey::<Md5>::new(key.clone()).sign(msg);
+    let theirs = SigningKey::<md5::Md5>::new(key).sign(msg);
+    assert_eq!(ours, theirs);
+    VerifyingKey::<Md5>::new(public)
+        .verify(msg, &theirs)
+        .unwrap();
+}
