@@ -1,5 +1,6 @@
-//! Known answers, run through `hash_many`, the job manager (whole and
-//! multi-part) on every engine, and the one-stream hasher:
+//! Known answers, run through `hash_many` and the one-stream hasher (on the
+//! configured engine and on every engine by name) and the job manager
+//! (whole and multi-part) on every engine:
 //!
 //! - NIST CAVP SHA-2 and SHA-1 vectors (ShortMsg, LongMsg and, for SHA-1,
 //!   the Monte Carlo `.rsp` files from the `cryptography-vectors` package,
@@ -98,9 +99,30 @@ where
         );
     }
 
-    // The manager on every engine, whole and in random parts.
+    // The manager on every engine, whole and in random parts; hash_many and
+    // the hasher with each engine named.
     let mut rng = Rng::new(0x4e157);
     for engine in <A::Family as TestFamily>::engines() {
+        let mut out = vec![A::ZERO_OUTPUT; msgs.len()];
+        mbhash_core::hash_many_with::<A>(engine, &msgs, &mut out);
+        let mut hasher = mbhash_core::StreamHasher::<A>::with_engine(engine);
+        for (d, v) in out.iter().zip(vectors) {
+            assert_eq!(
+                d.as_ref(),
+                v.md.as_slice(),
+                "{file} hash_many_with {}, {} bytes",
+                engine.name(),
+                v.msg.len()
+            );
+            hasher.update(&v.msg);
+            assert_eq!(
+                hasher.finalize_reset_output().as_ref(),
+                v.md.as_slice(),
+                "{file} hasher on {}, {} bytes",
+                engine.name(),
+                v.msg.len()
+            );
+        }
         for split in [false, true] {
             let jobs: Vec<Job> = vectors
                 .iter()
@@ -309,11 +331,18 @@ where
         mbhash_core::hash_many::<A>(&[m])[0].as_ref().to_vec()
     });
 
-    // The manager on every engine, whole jobs and (every other step) jobs in
-    // random parts. In the first 1,000 steps each message goes in as
+    // The hasher with each engine named, and the manager on every engine,
+    // whole jobs and (every other step) jobs in random parts. In the first 1,000 steps each message goes in as
     // 1..=MONTE_COPIES identical jobs at once (every lane fill, 30 times
     // each), which must agree; then as one job.
     for engine in <A::Family as TestFamily>::engines() {
+        let mut hasher = mbhash_core::StreamHasher::<A>::with_engine(engine);
+        let what = format!("hasher on {}", engine.name());
+        monte_carlo(file, &what, &seed, &checkpoints, |_, m| {
+            hasher.update(m);
+            hasher.finalize_reset_output().as_ref().to_vec()
+        });
+
         let mut rng = Rng::new(0x3c4f);
         let what = format!("manager {}", engine.name());
         monte_carlo(file, &what, &seed, &checkpoints, |round, m| {
