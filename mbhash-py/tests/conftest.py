@@ -83,12 +83,12 @@ def family_of(algo):
 
 @pytest.fixture(autouse=True)
 def _hashlib_has_the_algorithm(request):
-    """hashlib (OpenSSL) is the reference: a test of an algorithm that this
-    Python's hashlib lacks (SM3 needs an OpenSSL built with it) is skipped
-    with a SKIPPED line, or fails when MBHASH_REQUIRE names
-    "hashlib-<algo>"."""
+    """hashlib (OpenSSL) is the reference of the tests parametrized by
+    `algo`: one of an algorithm that this Python's hashlib lacks (SM3 needs
+    an OpenSSL built with it) is skipped with a SKIPPED line, or fails when
+    MBHASH_REQUIRE names "hashlib-<algo>"."""
     params = getattr(getattr(request.node, "callspec", None), "params", {})
-    algo = params.get("algo") or params.get("name")
+    algo = params.get("algo")
     if isinstance(algo, str) and algo in mbhash.algorithms_available \
             and algo not in hashlib.algorithms_available:
         skip_or_require(f"hashlib-{algo}", "this Python's hashlib does not have it")
