@@ -314,10 +314,6 @@ fn monte_carlo(
     }
 }
 
-/// Lanes in flight at once in the Monte Carlo manager runs: every lane fill
-/// of the widest engine (32 lanes) and one more.
-const MONTE_COPIES: usize = 33;
-
 fn check_monte<A: Algorithm>(file: &str)
 where
     A::Family: TestFamily,
@@ -332,9 +328,10 @@ where
     });
 
     // The hasher with each engine named, and the manager on every engine,
-    // whole jobs and (every other step) jobs in random parts. In the first 1,000 steps each message goes in as
-    // 1..=MONTE_COPIES identical jobs at once (every lane fill, 30 times
-    // each), which must agree; then as one job.
+    // whole jobs and (every other step) jobs in random parts. In the first
+    // 1,000 steps each message goes in as 1 to 2 x lanes + 1 identical jobs
+    // at once (every lane fill, with a second round of lanes and one job
+    // waiting), which must agree; then as one job.
     for engine in <A::Family as TestFamily>::engines() {
         let mut hasher = mbhash_core::StreamHasher::<A>::with_engine(engine);
         let what = format!("hasher on {}", engine.name());
@@ -347,7 +344,7 @@ where
         let what = format!("manager {}", engine.name());
         monte_carlo(file, &what, &seed, &checkpoints, |round, m| {
             let copies = if round < 1000 {
-                1 + round % MONTE_COPIES
+                1 + round % (2 * engine.lanes() + 1)
             } else {
                 1
             };
