@@ -42,6 +42,18 @@ def new(
     string: _Buffer = ...,
     engine: str | None = None,
 ) -> Hash: ...
+def md5(
+    data: _Buffer = ..., *, usedforsecurity: object = True, string: _Buffer = ...,
+    engine: str | None = None,
+) -> Hash: ...
+def sha1(
+    data: _Buffer = ..., *, usedforsecurity: object = True, string: _Buffer = ...,
+    engine: str | None = None,
+) -> Hash: ...
+def sm3(
+    data: _Buffer = ..., *, usedforsecurity: object = True, string: _Buffer = ...,
+    engine: str | None = None,
+) -> Hash: ...
 def sha224(
     data: _Buffer = ..., *, usedforsecurity: object = True, string: _Buffer = ...,
     engine: str | None = None,

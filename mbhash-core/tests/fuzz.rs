@@ -1,7 +1,7 @@
 //! Differential fuzzers, bounded in time and seeded from the clock: the job
 //! manager (every algorithm, every engine this CPU runs, random flags
-//! including invalid ones, random chunkings, misuse) against the `sha2`
-//! crate and a model of the context states, and CRC32C append/combine on
+//! including invalid ones, random chunkings, misuse) against the `sha2`,
+//! `md-5`, `sha1` and `sm3` crates and a model of the context states, and CRC32C append/combine on
 //! every engine against a bitwise reference.
 //!
 //! Each fuzzer prints its seed and the operations it ran. `MBHASH_FUZZ_SEED`
@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 
 use common::{Rng, TestFamily, oracle};
 use mbhash_core::alg::{
-    Algorithm, Family, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg,
+    Algorithm, Family, Md5Alg, Sha1Alg, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg,
+    Sha512_256Alg, Sha512Alg, Sm3Alg,
 };
 use mbhash_core::crc32c::{self, Crc32cKernel};
 use mbhash_core::engine::LaneEngine;
@@ -238,13 +239,16 @@ fn fuzz_job_manager() {
     rng.fill(&mut pool);
     let mut counts = Counts::default();
     while budget.running() {
-        match rng.below(6) {
+        match rng.below(9) {
             0 => manager_for::<Sha256Alg>(&mut rng, &pool, &mut counts),
             1 => manager_for::<Sha224Alg>(&mut rng, &pool, &mut counts),
             2 => manager_for::<Sha512Alg>(&mut rng, &pool, &mut counts),
             3 => manager_for::<Sha384Alg>(&mut rng, &pool, &mut counts),
             4 => manager_for::<Sha512_256Alg>(&mut rng, &pool, &mut counts),
-            _ => manager_for::<Sha512_224Alg>(&mut rng, &pool, &mut counts),
+            5 => manager_for::<Sha512_224Alg>(&mut rng, &pool, &mut counts),
+            6 => manager_for::<Md5Alg>(&mut rng, &pool, &mut counts),
+            7 => manager_for::<Sha1Alg>(&mut rng, &pool, &mut counts),
+            _ => manager_for::<Sm3Alg>(&mut rng, &pool, &mut counts),
         }
     }
     budget.report(

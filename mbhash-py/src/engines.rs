@@ -7,8 +7,10 @@
 //! `engine::set_default` and C's `mbh_set_engine` also set, so the three
 //! see each other's choice); the one the family's environment variable
 //! names (`MBHASH_SHA256_ENGINE`, `MBHASH_SHA512_ENGINE`,
-//! `MBHASH_CRC32C_ENGINE`, read once per process); `auto`. An unknown or unsupported name, wherever it comes from, is a
-//! `ValueError` listing the valid names, never a silent fallback.
+//! `MBHASH_MD5_ENGINE`, `MBHASH_SHA1_ENGINE`, `MBHASH_SM3_ENGINE`,
+//! `MBHASH_CRC32C_ENGINE`, read once per process); `auto`. An unknown or
+//! unsupported name, wherever it comes from, is a `ValueError` listing the
+//! valid names, never a silent fallback.
 
 use mbhash_core::alg::Family;
 use mbhash_core::crc32c::{self, Crc32cEngine};
@@ -39,7 +41,8 @@ pub(crate) fn crc32c_engine(name: Option<&str>) -> PyResult<Crc32cEngine> {
     crc32c::configured_engine().map_err(value_error)
 }
 
-/// A family by its name (`"sha256"`, `"sha512"`, `"crc32c"`) or by the
+/// A family by its name (`"sha256"`, `"sha512"`, `"md5"`, `"sha1"`,
+/// `"sm3"`, `"crc32c"`) or by the
 /// name of one of its algorithms (`"sha512_256"` is the `sha512` family).
 fn which(family: &str) -> PyResult<EngineFamily> {
     if family.eq_ignore_ascii_case("crc32c") {
@@ -55,8 +58,9 @@ fn which(family: &str) -> PyResult<EngineFamily> {
     Ok(EngineFamily::of(algo))
 }
 
-/// Makes `name` the engine of `family` ("sha256", "sha512", "crc32c",
-/// "crc" (every CRC of `crc`, `crc32`, `crc64_nvme` but crc32c), or
+/// Makes `name` the engine of `family` ("sha256", "sha512", "md5", "sha1",
+/// "sm3", "crc32c", "crc" (every CRC of `crc`, `crc32`, `crc64_nvme` but
+/// crc32c), or
 /// an algorithm name, which stands for its family) for every later call
 /// of this process that gives no engine= of its own, from Python, Rust
 /// or C (the process has one default per family); None goes back to

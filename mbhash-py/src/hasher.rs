@@ -229,7 +229,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Arg<'py> {
 /// accepted by 3.14), not both; `None` is not data (`TypeError`, from the
 /// buffer export). `usedforsecurity` may be any object with a truth value
 /// (CPython's `bool` converter, `PyObject_IsTrue`), whose errors propagate;
-/// it changes nothing, as mbhash computes only SHA-2.
+/// it changes nothing: mbhash has no FIPS mode that would refuse MD5 or
+/// SHA-1 for security use (`usedforsecurity=False` is how code that uses
+/// them for checksums says so, and is accepted as hashlib accepts it).
 fn data_of<'a, 'py>(
     data: &'a Arg<'py>,
     string: &'a Arg<'py>,

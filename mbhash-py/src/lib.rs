@@ -1,4 +1,5 @@
-//! The `mbhash` Python module: hashlib-compatible SHA-2 hashers, batch
+//! The `mbhash` Python module: hashlib-compatible MD5, SHA-1, SM3 and SHA-2
+//! hashers, batch
 //! hashing of many buffers or files with the GIL released, CRCs, and the
 //! engine list and override.
 //!
@@ -23,10 +24,10 @@ mod many;
 
 use pyo3::prelude::*;
 
-/// Multi-buffer SHA-2 hashing and CRCs.
+/// Multi-buffer MD5, SHA-1, SM3 and SHA-2 hashing, and CRCs.
 ///
-/// hashlib-compatible constructors: sha224, sha256, sha384, sha512,
-/// sha512_224, sha512_256 and new(name); hash_many(name, buffers) and
+/// hashlib-compatible constructors: md5, sha1, sm3, sha224, sha256,
+/// sha384, sha512, sha512_224, sha512_256 and new(name); hash_many(name, buffers) and
 /// hash_files(paths, name) hash many inputs at once with the GIL released;
 /// crc32c(data, value) and crc32c_combine(a, b, len_b); crc32(data, value)
 /// (zlib's), crc64_nvme(data, value) and crc(name), a streaming CRC of any

@@ -86,10 +86,12 @@ def test_large_update(cons):
 
 
 @pytest.mark.parametrize("name,block,digest", [
+    ("md5", 64, 16), ("sha1", 64, 20), ("sm3", 64, 32),
     ("sha224", 64, 28), ("sha256", 64, 32), ("sha384", 128, 48), ("sha512", 128, 64),
 ])
-def test_blocksize_name_sha2(name, block, digest):
-    # CPython: test_blocksize_name_sha2 (check_blocksize_name).
+def test_blocksize_name(name, block, digest):
+    # CPython: test_blocksize_name (md5, sha1), test_blocksize_name_sha2
+    # (check_blocksize_name); SM3's sizes as OpenSSL's hashlib gives them.
     for h in (getattr(mbhash, name)(), mbhash.new(name)):
         assert h.block_size == block
         assert h.digest_size == digest
@@ -97,13 +99,27 @@ def test_blocksize_name_sha2(name, block, digest):
         assert h.name == name
 
 
-# CPython: test_case_sha224_0..3, test_case_sha256_0..3, test_case_sha384_0..3,
-# test_case_sha512_0..3: the empty message, "abc", the 448-bit and the 896-bit
-# FIPS 180 messages, and a million "a"s, against the published digests.
+# CPython: test_case_md5_0..2, test_case_sha1_0..3, test_case_sha224_0..3,
+# test_case_sha256_0..3, test_case_sha384_0..3, test_case_sha512_0..3: the
+# empty message, "abc", the 448-bit and the 896-bit FIPS 180 messages, and a
+# million "a"s (for MD5: RFC 1321's alphabet message), against the published
+# digests.
 LONG_448 = b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"
 LONG_896 = (b"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
             b"hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu")
 CASES = {
+    "md5": [
+        (b"", "d41d8cd98f00b204e9800998ecf8427e"),
+        (b"abc", "900150983cd24fb0d6963f7d28e17f72"),
+        (b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+         "d174ab98d277d9f5a5611c2c9f419d9f"),
+    ],
+    "sha1": [
+        (b"", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
+        (b"abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+        (LONG_448, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+        (b"a" * 1000000, "34aa973cd4c4daa4f61eeb2bdbad27316534016f"),
+    ],
     "sha224": [
         (b"", "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f"),
         (b"abc", "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7"),
@@ -140,7 +156,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_case_sha2(name):
+def test_case(name):
     for data, want in CASES[name]:
         assert getattr(mbhash, name)(data).hexdigest() == want
         assert mbhash.new(name, data).hexdigest() == want

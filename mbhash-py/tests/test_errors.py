@@ -32,7 +32,8 @@ def test_not_iterable():
         mbhash.hash_files(5)
 
 
-@pytest.mark.parametrize("name", ["md5", "sha3_256", "", "sha-256", "sha512/256", "sha256 "])
+@pytest.mark.parametrize("name", ["md4", "blake2b", "sha3_256", "", "sha-1", "sha-256", "sha512/256",
+                                  "sha256 ", "sm3 "])
 def test_unknown_algorithm_is_value_error(name):
     with pytest.raises(ValueError, match="unsupported hash type"):
         mbhash.new(name)
@@ -50,7 +51,13 @@ def test_unknown_engine_is_value_error():
         lambda: mbhash.hash_files([], engine="nope"),
         lambda: mbhash.crc32c(b"", engine="nope"),
         lambda: mbhash.set_engine("sha256", "nope"),
-        lambda: mbhash.set_engine("md5", "auto"),
+        lambda: mbhash.set_engine("md4", "auto"),
+        lambda: mbhash.md5(engine="shani"),  # a SHA-1/SHA-256 engine, not MD5's
+        lambda: mbhash.sm3(engine="shani-x2"),
+        lambda: mbhash.sha1(engine="avx2-x1"),  # a SHA-512 engine
+        lambda: mbhash.hash_many("sha1", [b""], engine="nope"),
+        lambda: mbhash.hash_files([], "md5", engine="nope"),
+        lambda: mbhash.set_engine("sm3", "shani"),
         lambda: mbhash.get_engine("nope"),
     ):
         with pytest.raises(ValueError, match="valid|unknown"):

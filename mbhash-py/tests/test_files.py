@@ -46,7 +46,7 @@ def test_many_files_in_order(jobs, tmp_path, rng):
 
 def test_every_engine(tmp_path, rng):
     paths, datas = make(tmp_path, rng, [rng.randrange(100000) for _ in range(40)])
-    for algo in ("sha256", "sha512"):
+    for algo in ("sha256", "sha512", "md5", "sha1", "sm3"):
         for engine in engines_of(family_of(algo)):
             assert mbhash.hash_files(paths, algo, engine=engine) == [reference(algo, d) for d in datas], engine
 

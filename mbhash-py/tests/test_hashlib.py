@@ -60,8 +60,11 @@ def test_names():
     assert mbhash.new("sha512-256").name == "sha512_256"
     assert mbhash.new("SHA512_224").name == "sha512_224"
     assert mbhash.new("SHA256").name == "sha256"
-    assert mbhash.algorithms_available == {"sha224", "sha256", "sha384", "sha512",
-                                           "sha512_224", "sha512_256"}
+    assert mbhash.new("SHA1").name == "sha1"
+    assert mbhash.new("MD5").name == "md5"
+    assert mbhash.new("SM3").name == "sm3"
+    assert mbhash.algorithms_available == {"md5", "sha1", "sm3", "sha224", "sha256", "sha384",
+                                           "sha512", "sha512_224", "sha512_256"}
 
 
 def test_keywords():
@@ -70,6 +73,22 @@ def test_keywords():
     assert mbhash.new("sha384", data=b"abc").digest() == hashlib.sha384(b"abc").digest()
     assert mbhash.sha256(b"abc", usedforsecurity=False).digest() == hashlib.sha256(b"abc").digest()
     assert mbhash.sha256().digest() == hashlib.sha256().digest()
+    # usedforsecurity=False is how FIPS-minded code asks for MD5 and SHA-1.
+    assert mbhash.md5(b"abc", usedforsecurity=False).digest() == hashlib.md5(b"abc").digest()
+    assert mbhash.sha1(b"abc", usedforsecurity=False).digest() == hashlib.sha1(b"abc").digest()
+    assert mbhash.new("md5", b"abc", usedforsecurity=False).digest() == hashlib.md5(b"abc").digest()
+    assert mbhash.sm3(data=b"abc", usedforsecurity=True).hexdigest() == (
+        "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0")
+
+
+def test_sm3_gbt32905():
+    # GB/T 32905-2016 appendix A, examples 1 and 2 (no hashlib needed).
+    assert mbhash.sm3(b"abc").hexdigest() == (
+        "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0")
+    assert mbhash.new("sm3", b"abcd" * 16).hexdigest() == (
+        "debe9ff92275b8a138604889c18e5a4d6fdb70e5387e5765293dcba39c0c5732")
+    assert mbhash.hash_many("sm3", [b"abc", b"abcd" * 16]) == [
+        mbhash.sm3(b"abc").digest(), mbhash.sm3(b"abcd" * 16).digest()]
 
 
 @pytest.mark.parametrize("algo", ALGOS)

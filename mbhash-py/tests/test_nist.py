@@ -1,5 +1,6 @@
 """The NIST CAVP vectors (SHA*ShortMsg.rsp, SHA*LongMsg.rsp): through hash
-objects and through hash_many (all messages of a file at once)."""
+objects and through hash_many (all messages of a file at once); SHA-1's
+Monte Carlo test (SHA1Monte.rsp) through hash objects."""
 
 import re
 
@@ -10,7 +11,7 @@ from conftest import vector_files
 
 # File stem prefix -> hashlib name.
 ALGO_OF = {
-    "SHA224": "sha224", "SHA256": "sha256", "SHA384": "sha384", "SHA512": "sha512",
+    "SHA1": "sha1", "SHA224": "sha224", "SHA256": "sha256", "SHA384": "sha384", "SHA512": "sha512",
     "SHA512_224": "sha512_224", "SHA512_256": "sha512_256",
 }
 
@@ -47,3 +48,19 @@ def test_file(path):
         assert mbhash.new(algo, msg).digest() == md, (path.name, len(msg))
     got = mbhash.hash_many(algo, [m for m, _ in vectors])
     assert got == [md for _, md in vectors]
+
+
+def test_sha1_monte_carlo():
+    # SHAVS 6.4: MD0 = MD1 = MD2 = Seed; MDi = SHA1(MD(i-3) || MD(i-2) ||
+    # MD(i-1)) for i = 3..1002; MD1002 is checkpoint j and the next seed.
+    (path,) = [p.with_name("SHA1Monte.rsp") for p in FILES if p.name == "SHA1ShortMsg.rsp"]
+    text = path.read_text()
+    seed = bytes.fromhex(re.search(r"Seed = (\w+)", text).group(1))
+    checkpoints = [bytes.fromhex(m) for m in re.findall(r"MD = (\w+)", text)]
+    assert len(checkpoints) == 100
+    for j, want in enumerate(checkpoints):
+        md = [seed, seed, seed]
+        for _ in range(3, 1003):
+            md = [md[1], md[2], mbhash.sha1(md[0] + md[1] + md[2]).digest()]
+        assert md[2] == want, j
+        seed = md[2]

@@ -20,8 +20,8 @@ def main() -> None:
     assert sizes[0] == "sha256"
     c: mbhash.Hash = h.copy()
     assert c.digest() == digest
-    for ctor in (mbhash.sha224, mbhash.sha256, mbhash.sha384, mbhash.sha512,
-                 mbhash.sha512_224, mbhash.sha512_256):
+    for ctor in (mbhash.md5, mbhash.sha1, mbhash.sm3, mbhash.sha224, mbhash.sha256,
+                 mbhash.sha384, mbhash.sha512, mbhash.sha512_224, mbhash.sha512_256):
         ctor(b"x", usedforsecurity=False).digest()
         ctor(string=b"x").digest()
         ctor(data=b"x").digest()
@@ -35,6 +35,9 @@ def main() -> None:
     assert fd.digest() == hashlib.sha256(b"abc").digest()
     many: list[bytes] = mbhash.hash_many("sha256", [b"a", bytearray(3), memoryview(b"c")])
     assert len(many) == 3
+    assert mbhash.hash_many("md5", [b"abc"]) == [hashlib.md5(b"abc").digest()]
+    mbhash.set_engine("sha1", "scalar")
+    mbhash.set_engine("sha1", None)
     results: list[bytes | OSError] = mbhash.hash_files([__file__], "sha256", jobs=1, timeout=30.0)
     assert isinstance(results[0], bytes)
     crc: int = mbhash.crc32c(b"123456789")
