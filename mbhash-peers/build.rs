@@ -1,5 +1,5 @@
 //! Finds the optional benchmark peers ISA-L (CRC32C) and ISA-L crypto
-//! (multi-buffer SHA-256/SHA-512 managers). Each one found turns on a cfg
+//! (multi-buffer SHA-256/SHA-512/MD5/SHA-1/SM3 managers). Each one found turns on a cfg
 //! (`mbhash_isal`, `mbhash_isal_crypto`); a missing one leaves it off, and
 //! `mbhash bench` says so and goes on without its rows.
 //!
@@ -132,8 +132,10 @@ fn isal_crypto() {
             .flag_if_supported("-Wno-deprecated-declarations");
         // The per-instruction-set managers this library exports.
         for symbol in defined_symbols(&path, is_static) {
-            if symbol.starts_with("_sha256_ctx_mgr_init_")
-                || symbol.starts_with("_sha512_ctx_mgr_init_")
+            let families = ["_sha256", "_sha512", "_md5", "_sha1", "_sm3"];
+            if families
+                .iter()
+                .any(|f| symbol.starts_with(&format!("{f}_ctx_mgr_init_")))
             {
                 build.define(&format!("MBB_HAVE_{symbol}"), None);
             }

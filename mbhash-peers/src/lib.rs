@@ -1,5 +1,5 @@
-//! ISA-L (`crc32_iscsi`) and ISA-L crypto (the multi-buffer SHA-256/SHA-512
-//! managers) as the peers `mbhash bench` measures against, when build.rs
+//! ISA-L (`crc32_iscsi`) and ISA-L crypto (the multi-buffer SHA-256,
+//! SHA-512, MD5, SHA-1 and SM3 managers) as the peers `mbhash bench` measures against, when build.rs
 //! found them (cfgs `mbhash_isal`, `mbhash_isal_crypto`). Without them the
 //! types here are empty: constructors return `None`.
 //!
@@ -86,16 +86,69 @@ mod mgr_ffi {
             out: *mut u8,
         ) -> c_int;
         pub fn mbb_isal_free(h: *mut c_void);
+        pub fn mbb_isal_fam_variants(fam: c_int) -> usize;
+        pub fn mbb_isal_fam_variant_name(fam: c_int, i: usize) -> *const c_char;
+        pub fn mbb_isal_fam_variant_usable(fam: c_int, i: usize) -> c_int;
+        pub fn mbb_isal_fam_new(fam: c_int, i: usize, max: usize) -> *mut c_void;
+        pub fn mbb_isal_fam_run(
+            h: *mut c_void,
+            msgs: *const *const u8,
+            lens: *const u32,
+            n: usize,
+            out: *mut u8,
+        ) -> c_int;
+        pub fn mbb_isal_fam_free(h: *mut c_void);
     }
+
+    /// The shim's entry points for one family: SHA-256/SHA-512 through
+    /// `mbb_isal_*`, MD5/SHA-1/SM3 through `mbb_isal_fam_*`.
+    pub struct Api {
+        pub variants: unsafe extern "C" fn(c_int) -> usize,
+        pub name: unsafe extern "C" fn(c_int, usize) -> *const c_char,
+        pub usable: unsafe extern "C" fn(c_int, usize) -> c_int,
+        pub new: unsafe extern "C" fn(c_int, usize, usize) -> *mut c_void,
+        pub run: unsafe extern "C" fn(
+            *mut c_void,
+            *const *const u8,
+            *const u32,
+            usize,
+            *mut u8,
+        ) -> c_int,
+        pub free: unsafe extern "C" fn(*mut c_void),
+    }
+
+    pub const SHA2: Api = Api {
+        variants: mbb_isal_variants,
+        name: mbb_isal_variant_name,
+        usable: mbb_isal_variant_usable,
+        new: mbb_isal_new,
+        run: mbb_isal_run,
+        free: mbb_isal_free,
+    };
+
+    pub const FAM: Api = Api {
+        variants: mbb_isal_fam_variants,
+        name: mbb_isal_fam_variant_name,
+        usable: mbb_isal_fam_variant_usable,
+        new: mbb_isal_fam_new,
+        run: mbb_isal_fam_run,
+        free: mbb_isal_fam_free,
+    };
 }
 
-/// Which ISA-L crypto manager family: SHA-256 or SHA-512.
+/// Which ISA-L crypto manager family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bits {
     /// `sha256_ctx_mgr_*`: 32-byte digests.
     Sha256,
     /// `sha512_ctx_mgr_*`: 64-byte digests.
     Sha512,
+    /// `md5_ctx_mgr_*`: 16-byte digests.
+    Md5,
+    /// `sha1_ctx_mgr_*`: 20-byte digests.
+    Sha1,
+    /// `sm3_ctx_mgr_*`: 32-byte digests.
+    Sm3,
 }
 
 impl Bits {
@@ -104,6 +157,9 @@ impl Bits {
         match name {
             "sha256" => Some(Self::Sha256),
             "sha512" => Some(Self::Sha512),
+            "md5" => Some(Self::Md5),
+            "sha1" => Some(Self::Sha1),
+            "sm3" => Some(Self::Sm3),
             _ => None,
         }
     }
@@ -111,8 +167,10 @@ impl Bits {
     /// Digest bytes.
     pub fn digest_len(self) -> usize {
         match self {
-            Self::Sha256 => 32,
+            Self::Sha256 | Self::Sm3 => 32,
             Self::Sha512 => 64,
+            Self::Md5 => 16,
+            Self::Sha1 => 20,
         }
     }
 
@@ -121,6 +179,17 @@ impl Bits {
         match self {
             Self::Sha256 => 256,
             Self::Sha512 => 512,
+            Self::Md5 => 5,
+            Self::Sha1 => 1,
+            Self::Sm3 => 3,
+        }
+    }
+
+    #[cfg(mbhash_isal_crypto)]
+    fn api(self) -> &'static mgr_ffi::Api {
+        match self {
+            Self::Sha256 | Self::Sha512 => &mgr_ffi::SHA2,
+            Self::Md5 | Self::Sha1 | Self::Sm3 => &mgr_ffi::FAM,
         }
     }
 }
@@ -134,11 +203,11 @@ pub fn variants(bits: Bits) -> Vec<(usize, String)> {
         // SAFETY: plain queries on static tables; the names are static,
         // NUL-terminated strings.
         unsafe {
-            (0..mgr_ffi::mbb_isal_variants(bits.c()))
-                .filter(|&i| mgr_ffi::mbb_isal_variant_usable(bits.c(), i) != 0)
+            let api = bits.api();
+            (0..(api.variants)(bits.c()))
+                .filter(|&i| (api.usable)(bits.c(), i) != 0)
                 .map(|i| {
-                    let name =
-                        core::ffi::CStr::from_ptr(mgr_ffi::mbb_isal_variant_name(bits.c(), i));
+                    let name = core::ffi::CStr::from_ptr((api.name)(bits.c(), i));
                     (i, name.to_string_lossy().into_owned())
                 })
                 .collect()
@@ -172,7 +241,7 @@ impl Manager {
         {
             // SAFETY: the shim checks `index` and the CPU and returns NULL
             // when it cannot build the manager.
-            let h = unsafe { mgr_ffi::mbb_isal_new(bits.c(), index, max) };
+            let h = unsafe { (bits.api().new)(bits.c(), index, max) };
             Some(Self {
                 h: core::ptr::NonNull::new(h)?,
                 bits,
@@ -207,7 +276,7 @@ impl Manager {
             // readable bytes (borrowed for this call); `out` holds
             // `msgs.len()` digests; `msgs.len() <= max`, checked above.
             let rc = unsafe {
-                mgr_ffi::mbb_isal_run(
+                (self.bits.api().run)(
                     self.h.as_ptr(),
                     self.ptrs.as_ptr(),
                     self.lens.as_ptr(),
@@ -233,6 +302,6 @@ impl Manager {
 impl Drop for Manager {
     fn drop(&mut self) {
         // SAFETY: the handle came from `mbb_isal_new` and is freed once.
-        unsafe { mgr_ffi::mbb_isal_free(self.h.as_ptr()) }
+        unsafe { (self.bits.api().free)(self.h.as_ptr()) }
     }
 }
