@@ -48,12 +48,17 @@ fn file(dir: &Path, name: &str, len: u64) -> std::path::PathBuf {
     path
 }
 
+/// A file size, `--part-size` and `--threshold` if given, and the part
+/// size and threshold the AWS CLI uploads with then.
+type Case = (u64, Option<&'static str>, Option<&'static str>, u64, u64);
+
 #[test]
 fn etags_match_hashlib_at_part_and_threshold_edges() {
     let tmp = TempDir::new("mbhash-s3", "edges");
     let dir = &tmp.0;
-    // (size, --part-size, --threshold, the part size the AWS CLI uses)
-    let cases: &[(u64, Option<&str>, Option<&str>, u64, u64)] = &[
+    // (size, --part-size, --threshold, the part size and threshold the
+    // AWS CLI uses)
+    let cases: &[Case] = &[
         (0, None, None, 8 * MIB, 8 * MIB),
         (3, None, None, 8 * MIB, 8 * MIB),
         (8 * MIB - 1, None, None, 8 * MIB, 8 * MIB), // below the threshold
