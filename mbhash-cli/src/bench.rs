@@ -3,7 +3,9 @@
 //!
 //! JSON rows (one object per line) keep stable field names: `algo`, `impl`,
 //! `engine`, `size`, `streams`, `gbps`, `vs_sha2`, `vs_rustcrypto`,
-//! `vs_peer`, `peer`, `vs_isal`, `api`. `vs_rustcrypto` is the ratio to the
+//! `vs_peer`, `peer`, `vs_isal`, `vs_openssl`, `api`. `vs_openssl` is the
+//! ratio to OpenSSL's one-stream digest (`EVP_Digest` per message, an
+//! `"impl":"openssl"` row) when libcrypto was linked, else `null`. `vs_rustcrypto` is the ratio to the
 //! RustCrypto crate of the family (`sha2`, `md-5`, `sha1`, `sm3`; the `impl`
 //! of its row), `vs_sha2` the same ratio on SHA-2 rows and `null` on the
 //! others (`null` both on CRC32C rows).
@@ -149,6 +151,9 @@ struct Row {
     vs_peer: f64,
     /// Against ISA-L's best at this point, when ISA-L was measured.
     vs_isal: Option<f64>,
+    /// Against OpenSSL's one-stream digest (`EVP_Digest` per message),
+    /// when libcrypto was linked.
+    vs_openssl: Option<f64>,
     /// How the implementation was called: `hash_many`, `manager`
     /// (`submit`/`flush`, contexts reused; ISA-L's managers too), `stream`
     /// (mbhash's one-stream hasher through the `digest` traits, a hasher
@@ -164,7 +169,7 @@ impl Row {
         };
         let vs_sha2 = opt(self.vs_sha2);
         format!(
-            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":{},\"gbps\":{:.4},\"vs_sha2\":{},\"vs_rustcrypto\":{},\"vs_peer\":{:.4},\"peer\":\"{}\",\"vs_isal\":{},\"api\":\"{}\"}}",
+            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":{},\"gbps\":{:.4},\"vs_sha2\":{},\"vs_rustcrypto\":{},\"vs_peer\":{:.4},\"peer\":\"{}\",\"vs_isal\":{},\"vs_openssl\":{},\"api\":\"{}\"}}",
             self.algo,
             self.imp,
             self.engine,
@@ -176,6 +181,7 @@ impl Row {
             self.vs_peer,
             self.peer,
             opt(self.vs_isal),
+            opt(self.vs_openssl),
             self.api
         )
     }
@@ -415,6 +421,7 @@ fn bench_crc32c(o: &Options, sample: Duration) -> Result<(), String> {
                     vs_rustcrypto: None,
                     vs_peer: if peer == "isal" { 1.0 } else { gbps / g[1] },
                     vs_isal: g_isal.map(|gi| gbps / gi),
+                    vs_openssl: None,
                     api: "oneshot",
                 },
             );
@@ -505,6 +512,11 @@ fn bench_sha<A, P>(
     use mbhash_peers::{self as isal, Bits, Manager};
     let algo = A::NAME;
     let sha2_rows = rc == "sha2";
+    let ssl_name = std::ffi::CString::new(algo.to_ascii_uppercase()).expect("no NUL");
+    let openssl = isal::OpenSsl::new(&ssl_name);
+    if openssl.is_none() {
+        isal::note_once(isal::OPENSSL_MISSING);
+    }
     let bits = Bits::for_algo(algo);
     let variants = bits.map(isal::variants).unwrap_or_default();
     if bits.is_some() && variants.is_empty() {
@@ -537,6 +549,14 @@ fn bench_sha<A, P>(
                 }
             }
 
+            // OpenSSL's one-shot digest, message after message, checked first.
+            let mut ssl_out = vec![0u8; 64];
+            if let Some(ssl) = &openssl {
+                for (d, m) in out.iter().zip(&refs) {
+                    ssl.digest(m, &mut ssl_out);
+                    assert_eq!(&ssl_out[..ssl.len()], d.as_ref(), "OpenSSL digest mismatch");
+                }
+            }
             let mut ours = || {
                 mbhash_core::hash_many_with::<A>(engine, black_box(&refs), &mut out);
                 black_box(&out);
@@ -579,8 +599,20 @@ fn bench_sha<A, P>(
                     }
                 })
                 .collect();
+            let mut ssl_fn = || {
+                if let Some(ssl) = &openssl {
+                    for m in &refs {
+                        ssl.digest(black_box(m), &mut ssl_out);
+                        black_box(&ssl_out);
+                    }
+                }
+            };
             let mut fns: Vec<&mut dyn FnMut()> =
                 vec![&mut ours, &mut peer, &mut manager, &mut stream];
+            if openssl.is_some() {
+                fns.push(&mut ssl_fn);
+            }
+            let fixed = fns.len();
             for f in &mut isal_fns {
                 fns.push(f);
             }
@@ -590,8 +622,10 @@ fn bench_sha<A, P>(
                 .map(|t| bytes / t / 1e9)
                 .collect();
             let (g_ours, g_peer, g_mgr, g_stream) = (g[0], g[1], g[2], g[3]);
+            let g_ssl = openssl.as_ref().map(|_| g[4]);
+            let vs_openssl = |gbps: f64| g_ssl.map(|gs| gbps / gs);
             // ISA-L's best manager at this point is the peer.
-            let best = g[4..]
+            let best = g[fixed..]
                 .iter()
                 .enumerate()
                 .max_by(|a, b| a.1.total_cmp(b.1))
@@ -611,6 +645,7 @@ fn bench_sha<A, P>(
                 vs_rustcrypto: Some(gbps / g_peer),
                 vs_peer: gbps / g_peer,
                 vs_isal: vs_isal(gbps),
+                vs_openssl: vs_openssl(gbps),
                 api,
             };
             let mut rows = vec![
@@ -629,9 +664,27 @@ fn bench_sha<A, P>(
                     vs_rustcrypto: Some(1.0),
                     vs_peer: 1.0,
                     vs_isal: vs_isal(g_peer),
+                    vs_openssl: vs_openssl(g_peer),
                     api: "oneshot",
                 },
             ];
+            if let Some(gs) = g_ssl {
+                rows.push(Row {
+                    algo,
+                    imp: "openssl".into(),
+                    engine: "EVP_Digest".into(),
+                    peer: rc,
+                    size,
+                    streams,
+                    gbps: gs,
+                    vs_sha2: sha2_rows.then_some(gs / g_peer),
+                    vs_rustcrypto: Some(gs / g_peer),
+                    vs_peer: gs / g_peer,
+                    vs_isal: vs_isal(gs),
+                    vs_openssl: Some(1.0),
+                    api: "oneshot",
+                });
+            }
             if let Some((name, gi)) = best {
                 rows.push(Row {
                     algo,
@@ -645,6 +698,7 @@ fn bench_sha<A, P>(
                     vs_rustcrypto: Some(gi / g_peer),
                     vs_peer: 1.0,
                     vs_isal: Some(1.0),
+                    vs_openssl: vs_openssl(gi),
                     api: "manager",
                 });
             }
@@ -682,6 +736,7 @@ mod tests {
             vs_rustcrypto: Some(2.0),
             vs_peer: 1.0,
             vs_isal: Some(1.0),
+            vs_openssl: None,
             api: "manager",
         };
         let j = r.json();

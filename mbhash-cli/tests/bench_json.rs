@@ -7,7 +7,7 @@ use std::process::Command;
 
 const MBHASH: &str = env!("CARGO_BIN_EXE_mbhash");
 
-const FIELDS: [&str; 12] = [
+const FIELDS: [&str; 13] = [
     "algo",
     "impl",
     "engine",
@@ -19,6 +19,7 @@ const FIELDS: [&str; 12] = [
     "vs_peer",
     "peer",
     "vs_isal",
+    "vs_openssl",
     "api",
 ];
 
@@ -133,6 +134,9 @@ fn md5_sha1_sm3_rows_are_against_their_rustcrypto_crates() {
                     assert!(field(row, key).is_some(), "no {key} in {row}");
                 }
                 assert_eq!(field(row, "vs_sha2"), Some("null"), "{row}");
+                // With OpenSSL linked, every row of the point has its ratio.
+                let ssl = point.iter().any(|r| field(r, "impl") == Some("openssl"));
+                assert_eq!(field(row, "vs_openssl") != Some("null"), ssl, "{row}");
                 assert_eq!(field(row, "peer"), Some(crate_name), "{row}");
                 let vs: f64 = field(row, "vs_rustcrypto").unwrap().parse().unwrap();
                 assert!(vs > 0.0, "{row}");

@@ -1,7 +1,8 @@
-//! ISA-L (`crc32_iscsi`) and ISA-L crypto (the multi-buffer SHA-256,
-//! SHA-512, MD5, SHA-1 and SM3 managers) as the peers `mbhash bench` measures against, when build.rs
-//! found them (cfgs `mbhash_isal`, `mbhash_isal_crypto`). Without them the
-//! types here are empty: constructors return `None`.
+//! ISA-L (`crc32_iscsi`), ISA-L crypto (the multi-buffer SHA-256, SHA-512,
+//! MD5, SHA-1 and SM3 managers) and OpenSSL's libcrypto (one-stream
+//! digests) as the peers `mbhash bench` measures against, when build.rs
+//! found them (cfgs `mbhash_isal`, `mbhash_isal_crypto`, `mbhash_openssl`).
+//! Without them the types here are empty: constructors return `None`.
 //!
 //! The crate holds the C bindings, the one place of the CLI's code that
 //! needs `unsafe`, so that the CLI itself forbids it. Not published.
@@ -10,6 +11,11 @@
 /// Printed once when ISA-L crypto was not found at build time.
 pub const CRYPTO_MISSING: &str = "ISA-L crypto not found (set MBHASH_ISAL_CRYPTO_DIR to a \
      directory with lib/libisal_crypto.a and include/isa-l_crypto/, and rebuild); no isal rows";
+
+/// Printed once when OpenSSL's libcrypto was not found at build time.
+pub const OPENSSL_MISSING: &str = "OpenSSL's libcrypto not found (install libssl-dev, or set \
+     MBHASH_OPENSSL_DIR to a directory with lib/libcrypto.so and include/openssl/, and \
+     rebuild); no openssl rows";
 
 /// Printed once when ISA-L was not found at build time.
 pub const CRC_MISSING: &str = "ISA-L not found (install libisal-dev, or set MBHASH_ISAL_DIR to \
@@ -303,5 +309,97 @@ impl Drop for Manager {
     fn drop(&mut self) {
         // SAFETY: the handle came from `mbb_isal_new` and is freed once.
         unsafe { (self.bits.api().free)(self.h.as_ptr()) }
+    }
+}
+
+#[cfg(mbhash_openssl)]
+mod ssl_ffi {
+    use core::ffi::{c_char, c_int, c_void};
+    unsafe extern "C" {
+        pub fn mbb_openssl_md(name: *const c_char) -> *const c_void;
+        pub fn mbb_openssl_md_size(md: *const c_void) -> c_int;
+        pub fn mbb_openssl_digest(
+            md: *const c_void,
+            data: *const u8,
+            len: usize,
+            out: *mut u8,
+        ) -> c_int;
+    }
+}
+
+/// One of OpenSSL's digests (`EVP_Digest`, one whole message per call),
+/// when this build links libcrypto.
+#[cfg(mbhash_openssl)]
+pub struct OpenSsl {
+    md: core::ptr::NonNull<core::ffi::c_void>,
+    len: usize,
+}
+
+/// One of OpenSSL's digests: not linked in this build.
+#[cfg(not(mbhash_openssl))]
+pub enum OpenSsl {}
+
+impl OpenSsl {
+    /// The digest of OpenSSL's name `name` ("MD5", "SHA1", "SM3",
+    /// "SHA256", ...), if this build links libcrypto and it has it.
+    pub fn new(name: &core::ffi::CStr) -> Option<Self> {
+        #[cfg(mbhash_openssl)]
+        {
+            // SAFETY: `name` is NUL-terminated; the shim returns NULL or a
+            // fetched digest that lives for the process (never freed).
+            let md = unsafe { ssl_ffi::mbb_openssl_md(name.as_ptr()) };
+            let md = core::ptr::NonNull::new(md.cast_mut())?;
+            // SAFETY: `md` is a live digest from `mbb_openssl_md`.
+            let len = unsafe { ssl_ffi::mbb_openssl_md_size(md.as_ptr()) };
+            Some(Self {
+                md,
+                len: usize::try_from(len).ok().filter(|&l| l > 0 && l <= 64)?,
+            })
+        }
+        #[cfg(not(mbhash_openssl))]
+        {
+            let _ = name;
+            None
+        }
+    }
+
+    /// Digest bytes.
+    pub fn len(&self) -> usize {
+        #[cfg(mbhash_openssl)]
+        return self.len;
+        #[cfg(not(mbhash_openssl))]
+        match *self {}
+    }
+
+    /// Never true: a digest has bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Hashes `data` into `out[..self.len()]`.
+    ///
+    /// # Panics
+    /// If `out` is shorter than the digest, or OpenSSL fails.
+    pub fn digest(&self, data: &[u8], out: &mut [u8]) {
+        #[cfg(mbhash_openssl)]
+        {
+            assert!(out.len() >= self.len, "openssl: output too short");
+            // SAFETY: `md` is live; `data` is readable for its length; `out`
+            // has room for the digest (checked above).
+            let rc = unsafe {
+                ssl_ffi::mbb_openssl_digest(
+                    self.md.as_ptr(),
+                    data.as_ptr(),
+                    data.len(),
+                    out.as_mut_ptr(),
+                )
+            };
+            assert_eq!(rc, 0, "openssl: EVP_Digest failed");
+        }
+        #[cfg(not(mbhash_openssl))]
+        {
+            let _ = (data, out);
+            match *self {}
+        }
     }
 }
