@@ -1,6 +1,7 @@
-//! Finds the optional benchmark peers ISA-L (CRC32C) and ISA-L crypto
-//! (multi-buffer SHA-256/SHA-512 managers). Each one found turns on a cfg
-//! (`mbhash_isal`, `mbhash_isal_crypto`); a missing one leaves it off, and
+//! Finds the optional benchmark peers ISA-L (CRC32C), ISA-L crypto
+//! (multi-buffer SHA-256/SHA-512/MD5/SHA-1/SM3 managers) and OpenSSL's
+//! libcrypto (one-stream digests). Each one found turns on a cfg
+//! (`mbhash_isal`, `mbhash_isal_crypto`, `mbhash_openssl`); a missing one leaves it off, and
 //! `mbhash bench` says so and goes on without its rows.
 //!
 //! * `MBHASH_ISAL_DIR`: a directory holding `libisal.a` or `libisal.so`
@@ -19,6 +20,9 @@ use std::process::Command;
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(mbhash_isal)");
     println!("cargo::rustc-check-cfg=cfg(mbhash_isal_crypto)");
+    println!("cargo::rustc-check-cfg=cfg(mbhash_openssl)");
+    println!("cargo::rerun-if-env-changed=MBHASH_OPENSSL_DIR");
+    println!("cargo::rerun-if-changed=peers/openssl_shim.c");
     println!("cargo::rerun-if-env-changed=MBHASH_ISAL_DIR");
     println!("cargo::rerun-if-env-changed=MBHASH_ISAL_CRYPTO_DIR");
     println!("cargo::rerun-if-changed=peers/isal_crypto_shim.c");
@@ -26,6 +30,7 @@ fn main() {
     println!("cargo::rerun-if-changed=build.rs");
     isal();
     isal_crypto();
+    openssl();
     let dirs = RPATH.with(|r| r.borrow().join(";"));
     if !dirs.is_empty() {
         println!("cargo::metadata=rpath={dirs}");
@@ -132,8 +137,10 @@ fn isal_crypto() {
             .flag_if_supported("-Wno-deprecated-declarations");
         // The per-instruction-set managers this library exports.
         for symbol in defined_symbols(&path, is_static) {
-            if symbol.starts_with("_sha256_ctx_mgr_init_")
-                || symbol.starts_with("_sha512_ctx_mgr_init_")
+            let families = ["_sha256", "_sha512", "_md5", "_sha1", "_sm3"];
+            if families
+                .iter()
+                .any(|f| symbol.starts_with(&format!("{f}_ctx_mgr_init_")))
             {
                 build.define(&format!("MBB_HAVE_{symbol}"), None);
             }
@@ -142,6 +149,46 @@ fn isal_crypto() {
         link(&dir, "isal_crypto", is_static);
         println!("cargo::rustc-cfg=mbhash_isal_crypto");
         return;
+    }
+}
+
+/// OpenSSL 3's libcrypto (the one-stream peer of `bench`): a directory
+/// with `lib/libcrypto.so` (or `.a`) and `include/openssl/evp.h` in
+/// `MBHASH_OPENSSL_DIR`, else the system's (`libssl-dev`).
+fn openssl() {
+    let (lib_dirs, include, from_env) = match env::var_os("MBHASH_OPENSSL_DIR") {
+        Some(d) => {
+            let d = PathBuf::from(d);
+            (
+                vec![d.join("lib"), d.join("lib64")],
+                d.join("include"),
+                true,
+            )
+        }
+        None => (system_lib_dirs(), PathBuf::from("/usr/include"), false),
+    };
+    // Shared first: a static libcrypto needs its own dependencies named.
+    let found = lib_dirs.iter().find_map(|dir| {
+        let so = dir.join("libcrypto.so");
+        so.is_file().then(|| dir.clone())
+    });
+    let header = include.join("openssl").join("evp.h");
+    match found.filter(|_| header.is_file()) {
+        Some(dir) => {
+            cc::Build::new()
+                .file("peers/openssl_shim.c")
+                .include(&include)
+                .warnings(true)
+                .compile("mbb_openssl_shim");
+            link(&dir, "crypto", false);
+            println!("cargo::rustc-cfg=mbhash_openssl");
+        }
+        None if from_env => {
+            println!(
+                "cargo::warning=MBHASH_OPENSSL_DIR lacks lib/libcrypto.so or include/openssl/evp.h"
+            );
+        }
+        None => {}
     }
 }
 

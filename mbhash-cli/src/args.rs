@@ -10,13 +10,14 @@ pub const HELP: &str = "\
 usage: mbhash sum [OPTION]... [FILE|DIR|-]...
        mbhash sum -c [OPTION]... [CHECKFILE]...
 
-Print or check checksums, byte for byte as coreutils' sha256sum family does.
+Print or check checksums, byte for byte as coreutils' sha256sum family,
+md5sum, sha1sum and cksum -a do.
 With no FILE, or when FILE is -, read standard input. Many files are hashed
 at once as independent streams of the multi-buffer engine.
 
   -a, --algorithm ALG  sha256 (default), sha224, sha384, sha512, sha512-256,
-                       sha512-224; or a CRC: crc (POSIX cksum's line),
-                       crc32b (cksum -a crc32b's line, CRC-32/ISO-HDLC),
+                       sha512-224, md5, sha1, sm3; or a CRC: crc (POSIX
+                       cksum's line), crc32b (cksum -a crc32b's line, CRC-32/ISO-HDLC),
                        crc32, crc32-bzip2, crc32-cksum, crc32c,
                        crc64-nvme, crc64-xz, crc64-ecma-182, crc64-we,
                        crc64-go-iso, crc64-redis, crc16-t10dif, ...
@@ -56,9 +57,11 @@ check mode (-c):
 With -c, each line's algorithm is found from its tag (SHA256 (NAME) = ...,
 SHA2-256(NAME)= ... and the other coreutils, BSD and OpenSSL spellings) or,
 untagged, from its digest's length (hex or base64): 56, 64, 96 or 128 hex
-digits are SHA-224, SHA-256, SHA-384, SHA-512. One list may mix them.
-With -a, only lines of that algorithm are properly formatted, as in
-coreutils. Lines of algorithms mbhash does not compute (BLAKE2b, SHA3, ...)
+digits are SHA-224, SHA-256, SHA-384, SHA-512. One list may mix them, and
+tagged MD5, SHA1 and SM3 lines (MD5 (NAME) = ...); untagged lines of those
+take -a md5, -a sha1 or -a sm3, as md5sum -c, sha1sum -c and cksum -a sm3 -c
+read them. With -a, only lines of that algorithm are properly formatted, as
+in coreutils. Lines of algorithms mbhash does not compute (BLAKE2b, SHA3, ...)
 count as improperly formatted. CRC lines are not checked (-c with a CRC is
 refused, as cksum refuses -a crc -c).
 

@@ -2,8 +2,13 @@
 //! same process with interleaved rounds; the median of each is reported.
 //!
 //! JSON rows (one object per line) keep stable field names: `algo`, `impl`,
-//! `engine`, `size`, `streams`, `gbps`, `vs_sha2`, `vs_peer`, `peer`,
-//! `vs_isal`.
+//! `engine`, `size`, `streams`, `gbps`, `vs_sha2`, `vs_rustcrypto`,
+//! `vs_peer`, `peer`, `vs_isal`, `vs_openssl`, `api`. `vs_openssl` is the
+//! ratio to OpenSSL's one-stream digest (`EVP_Digest` per message, an
+//! `"impl":"openssl"` row) when libcrypto was linked, else `null`. `vs_rustcrypto` is the ratio to the
+//! RustCrypto crate of the family (`sha2`, `md-5`, `sha1`, `sm3`; the `impl`
+//! of its row), `vs_sha2` the same ratio on SHA-2 rows and `null` on the
+//! others (`null` both on CRC32C rows).
 //!
 //! When the build found ISA-L / ISA-L crypto (see build.rs), each grid point
 //! also gets an `"impl":"isal"` row (`"peer":"isal"`, `engine` the ISA-L
@@ -16,7 +21,8 @@ use std::time::{Duration, Instant};
 
 use mbhash_core::alg::{self, Algorithm, Family};
 use mbhash_core::engine::{
-    Engine, Kernels, LaneEngine, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels,
+    Engine, Kernels, LaneEngine, Md5Kernels, Sha1Kernels, Sha256Engine, Sha256Kernels,
+    Sha512Engine, Sha512Kernels, Sm3Kernels,
 };
 
 /// Parsed options.
@@ -140,9 +146,14 @@ struct Row {
     streams: usize,
     gbps: f64,
     vs_sha2: Option<f64>,
+    /// Against the family's RustCrypto crate (`sha2`, `md-5`, `sha1`, `sm3`).
+    vs_rustcrypto: Option<f64>,
     vs_peer: f64,
     /// Against ISA-L's best at this point, when ISA-L was measured.
     vs_isal: Option<f64>,
+    /// Against OpenSSL's one-stream digest (`EVP_Digest` per message),
+    /// when libcrypto was linked.
+    vs_openssl: Option<f64>,
     /// How the implementation was called: `hash_many`, `manager`
     /// (`submit`/`flush`, contexts reused; ISA-L's managers too), `stream`
     /// (mbhash's one-stream hasher through the `digest` traits, a hasher
@@ -158,7 +169,7 @@ impl Row {
         };
         let vs_sha2 = opt(self.vs_sha2);
         format!(
-            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":{},\"gbps\":{:.4},\"vs_sha2\":{},\"vs_peer\":{:.4},\"peer\":\"{}\",\"vs_isal\":{},\"api\":\"{}\"}}",
+            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":{},\"gbps\":{:.4},\"vs_sha2\":{},\"vs_rustcrypto\":{},\"vs_peer\":{:.4},\"peer\":\"{}\",\"vs_isal\":{},\"vs_openssl\":{},\"api\":\"{}\"}}",
             self.algo,
             self.imp,
             self.engine,
@@ -166,9 +177,11 @@ impl Row {
             self.streams,
             self.gbps,
             vs_sha2,
+            opt(self.vs_rustcrypto),
             self.vs_peer,
             self.peer,
             opt(self.vs_isal),
+            opt(self.vs_openssl),
             self.api
         )
     }
@@ -203,27 +216,39 @@ pub fn run(o: &Options) -> Result<(), String> {
         match algo.as_str() {
             "sha256" => {
                 let engine = sha256_engine(o)?;
-                bench_sha::<alg::Sha256Alg, sha2::Sha256>(o, engine, sample)
+                bench_sha::<alg::Sha256Alg, sha2::Sha256>(o, engine, sample, "sha2")
             }
             "sha224" => {
                 let engine = sha256_engine(o)?;
-                bench_sha::<alg::Sha224Alg, sha2::Sha224>(o, engine, sample)
+                bench_sha::<alg::Sha224Alg, sha2::Sha224>(o, engine, sample, "sha2")
             }
             "sha512" => {
                 let engine = sha512_engine(o)?;
-                bench_sha::<alg::Sha512Alg, sha2::Sha512>(o, engine, sample)
+                bench_sha::<alg::Sha512Alg, sha2::Sha512>(o, engine, sample, "sha2")
             }
             "sha384" => {
                 let engine = sha512_engine(o)?;
-                bench_sha::<alg::Sha384Alg, sha2::Sha384>(o, engine, sample)
+                bench_sha::<alg::Sha384Alg, sha2::Sha384>(o, engine, sample, "sha2")
             }
             "sha512-256" => {
                 let engine = sha512_engine(o)?;
-                bench_sha::<alg::Sha512_256Alg, sha2::Sha512_256>(o, engine, sample)
+                bench_sha::<alg::Sha512_256Alg, sha2::Sha512_256>(o, engine, sample, "sha2")
             }
             "sha512-224" => {
                 let engine = sha512_engine(o)?;
-                bench_sha::<alg::Sha512_224Alg, sha2::Sha512_224>(o, engine, sample)
+                bench_sha::<alg::Sha512_224Alg, sha2::Sha512_224>(o, engine, sample, "sha2")
+            }
+            "md5" => {
+                let engine = engine_for::<Md5Kernels>(o)?;
+                bench_sha::<alg::Md5Alg, md5::Md5>(o, engine, sample, "md-5")
+            }
+            "sha1" => {
+                let engine = engine_for::<Sha1Kernels>(o)?;
+                bench_sha::<alg::Sha1Alg, sha1::Sha1>(o, engine, sample, "sha1")
+            }
+            "sm3" => {
+                let engine = engine_for::<Sm3Kernels>(o)?;
+                bench_sha::<alg::Sm3Alg, sm3::Sm3>(o, engine, sample, "sm3")
             }
             "crc32c" => bench_crc32c(o, sample)?,
             other => {
@@ -244,13 +269,16 @@ pub fn run(o: &Options) -> Result<(), String> {
 }
 
 /// Algorithms `--algo` accepts.
-const ALGOS: [&str; 7] = [
+const ALGOS: [&str; 10] = [
     "sha256",
     "sha224",
     "sha512",
     "sha384",
     "sha512-256",
     "sha512-224",
+    "md5",
+    "sha1",
+    "sm3",
     "crc32c",
 ];
 
@@ -390,8 +418,10 @@ fn bench_crc32c(o: &Options, sample: Duration) -> Result<(), String> {
                     streams: 1,
                     gbps,
                     vs_sha2: None,
+                    vs_rustcrypto: None,
                     vs_peer: if peer == "isal" { 1.0 } else { gbps / g[1] },
                     vs_isal: g_isal.map(|gi| gbps / gi),
+                    vs_openssl: None,
                     api: "oneshot",
                 },
             );
@@ -466,14 +496,27 @@ fn through_manager<A: Algorithm>(
     }
 }
 
-fn bench_sha<A, P>(o: &Options, engine: <A::Family as Family>::Engine, sample: Duration)
-where
+/// One algorithm's grid: mbhash's `hash_many`, `manager` and `stream`
+/// rows, the RustCrypto crate `rc` (`P`) of the family, ISA-L crypto's
+/// managers where the peers are built for the family.
+fn bench_sha<A, P>(
+    o: &Options,
+    engine: <A::Family as Family>::Engine,
+    sample: Duration,
+    rc: &'static str,
+) where
     A: Algorithm,
     P: sha2::Digest,
     mbhash_core::StreamHasher<A>: sha2::digest::Update + sha2::digest::FixedOutput,
 {
     use mbhash_peers::{self as isal, Bits, Manager};
     let algo = A::NAME;
+    let sha2_rows = rc == "sha2";
+    let ssl_name = std::ffi::CString::new(algo.to_ascii_uppercase()).expect("no NUL");
+    let openssl = isal::OpenSsl::new(&ssl_name);
+    if openssl.is_none() {
+        isal::note_once(isal::OPENSSL_MISSING);
+    }
     let bits = Bits::for_algo(algo);
     let variants = bits.map(isal::variants).unwrap_or_default();
     if bits.is_some() && variants.is_empty() {
@@ -506,6 +549,14 @@ where
                 }
             }
 
+            // OpenSSL's one-shot digest, message after message, checked first.
+            let mut ssl_out = vec![0u8; 64];
+            if let Some(ssl) = &openssl {
+                for (d, m) in out.iter().zip(&refs) {
+                    ssl.digest(m, &mut ssl_out);
+                    assert_eq!(&ssl_out[..ssl.len()], d.as_ref(), "OpenSSL digest mismatch");
+                }
+            }
             let mut ours = || {
                 mbhash_core::hash_many_with::<A>(engine, black_box(&refs), &mut out);
                 black_box(&out);
@@ -548,8 +599,20 @@ where
                     }
                 })
                 .collect();
+            let mut ssl_fn = || {
+                if let Some(ssl) = &openssl {
+                    for m in &refs {
+                        ssl.digest(black_box(m), &mut ssl_out);
+                        black_box(&ssl_out);
+                    }
+                }
+            };
             let mut fns: Vec<&mut dyn FnMut()> =
                 vec![&mut ours, &mut peer, &mut manager, &mut stream];
+            if openssl.is_some() {
+                fns.push(&mut ssl_fn);
+            }
+            let fixed = fns.len();
             for f in &mut isal_fns {
                 fns.push(f);
             }
@@ -559,8 +622,10 @@ where
                 .map(|t| bytes / t / 1e9)
                 .collect();
             let (g_ours, g_peer, g_mgr, g_stream) = (g[0], g[1], g[2], g[3]);
+            let g_ssl = openssl.as_ref().map(|_| g[4]);
+            let vs_openssl = |gbps: f64| g_ssl.map(|gs| gbps / gs);
             // ISA-L's best manager at this point is the peer.
-            let best = g[4..]
+            let best = g[fixed..]
                 .iter()
                 .enumerate()
                 .max_by(|a, b| a.1.total_cmp(b.1))
@@ -572,13 +637,15 @@ where
                 algo,
                 imp: "mbhash".into(),
                 engine: engine.name().into(),
-                peer: "sha2",
+                peer: rc,
                 size,
                 streams,
                 gbps,
-                vs_sha2: Some(gbps / g_peer),
+                vs_sha2: sha2_rows.then_some(gbps / g_peer),
+                vs_rustcrypto: Some(gbps / g_peer),
                 vs_peer: gbps / g_peer,
                 vs_isal: vs_isal(gbps),
+                vs_openssl: vs_openssl(gbps),
                 api,
             };
             let mut rows = vec![
@@ -587,18 +654,37 @@ where
                 ours(g_stream, "stream"),
                 Row {
                     algo,
-                    imp: "sha2".into(),
-                    engine: "sha2".into(),
-                    peer: "sha2",
+                    imp: rc.into(),
+                    engine: rc.into(),
+                    peer: rc,
                     size,
                     streams,
                     gbps: g_peer,
-                    vs_sha2: Some(1.0),
+                    vs_sha2: sha2_rows.then_some(1.0),
+                    vs_rustcrypto: Some(1.0),
                     vs_peer: 1.0,
                     vs_isal: vs_isal(g_peer),
+                    vs_openssl: vs_openssl(g_peer),
                     api: "oneshot",
                 },
             ];
+            if let Some(gs) = g_ssl {
+                rows.push(Row {
+                    algo,
+                    imp: "openssl".into(),
+                    engine: "EVP_Digest".into(),
+                    peer: rc,
+                    size,
+                    streams,
+                    gbps: gs,
+                    vs_sha2: sha2_rows.then_some(gs / g_peer),
+                    vs_rustcrypto: Some(gs / g_peer),
+                    vs_peer: gs / g_peer,
+                    vs_isal: vs_isal(gs),
+                    vs_openssl: Some(1.0),
+                    api: "oneshot",
+                });
+            }
             if let Some((name, gi)) = best {
                 rows.push(Row {
                     algo,
@@ -608,9 +694,11 @@ where
                     size,
                     streams,
                     gbps: gi,
-                    vs_sha2: Some(gi / g_peer),
+                    vs_sha2: sha2_rows.then_some(gi / g_peer),
+                    vs_rustcrypto: Some(gi / g_peer),
                     vs_peer: 1.0,
                     vs_isal: Some(1.0),
+                    vs_openssl: vs_openssl(gi),
                     api: "manager",
                 });
             }
@@ -645,8 +733,10 @@ mod tests {
             streams: 16,
             gbps: 3.0,
             vs_sha2: Some(2.0),
+            vs_rustcrypto: Some(2.0),
             vs_peer: 1.0,
             vs_isal: Some(1.0),
+            vs_openssl: None,
             api: "manager",
         };
         let j = r.json();

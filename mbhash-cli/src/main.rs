@@ -5,6 +5,7 @@
 //! * `mbhash engines`
 //! * `mbhash sum [-a ALG] [-c] [--tag|--untagged] [--base64|--raw] [--no-names] [-z] [-r] [-j N] [FILE|DIR|-]...`
 //! * `mbhash verity digest|format|verify ...`
+//! * `mbhash s3-etag [--part-size SIZE] [--threshold SIZE] [FILE|-]...`
 
 // The bindings to the optional ISA-L peers of `bench` live in mbhash-peers.
 // One audited exception: `startup.rs` records the standard descriptors and
@@ -22,6 +23,7 @@ mod output;
 mod pipeline;
 mod plot;
 mod progress;
+mod s3etag;
 #[allow(unsafe_code)]
 mod startup;
 mod stdin;
@@ -36,8 +38,11 @@ const USAGE: &str = "\
 usage: mbhash <command> [options]
 
 commands:
-  sum       print or check SHA-2 checksums, as sha256sum does, or CRCs, as
-            cksum does (see `mbhash sum --help`)
+  sum       print or check checksums (SHA-2, MD5, SHA-1, SM3), as sha256sum,
+            md5sum, sha1sum and cksum do, or CRCs, as cksum does (see
+            `mbhash sum --help`)
+  s3-etag   the ETag S3 reports for a file the AWS CLI uploaded (see
+            `mbhash s3-etag --help`)
   bench     measure throughput against the peers, in the same process
   engines   list the engines of every algorithm and the one `auto` uses
   verity    fs-verity digests, dm-verity hash images (see `mbhash verity --help`)
@@ -45,7 +50,8 @@ commands:
 bench options:
   --quick            a short run (under 30 s)
   --json             one JSON object per line instead of a table
-  --algo LIST        sha256,sha224,sha512,sha384,sha512-256,sha512-224
+  --algo LIST        sha256,sha224,sha512,sha384,sha512-256,sha512-224,
+                     md5,sha1,sm3,crc32c
                      (comma-separated; default: sha256)
   --engine NAME      engine for mbhash rows (default: the configured one)
   --sizes LIST       message sizes, e.g. 64,4K,128K
@@ -60,6 +66,9 @@ bench options:
 environment:
   MBHASH_SHA256_ENGINE   auto|scalar|shani|shani-x2|avx2|avx512
   MBHASH_SHA512_ENGINE   auto|scalar|avx2-x1|avx2|avx512
+  MBHASH_MD5_ENGINE      auto|scalar|avx2|avx512
+  MBHASH_SHA1_ENGINE     auto|scalar|shani|shani-x2|shani-x4|avx2|avx512
+  MBHASH_SM3_ENGINE      auto|scalar|avx2-x1|avx2|avx512
   MBHASH_CRC32C_ENGINE   auto|table|sse42|vpclmul|vpclmul-fold
   MBHASH_CRC_ENGINE      auto|table|pclmul|vpclmul256|vpclmul512 (every other CRC)
   MBHASH_DISABLE         hide CPU features from detection, e.g. avx512,shani
@@ -70,7 +79,9 @@ fn main() -> ExitCode {
     output::catch_print_failures();
     // `sum` takes file names, which need not be UTF-8.
     let os_args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-    let prints_through_std = !os_args.first().is_some_and(|a| a == "sum" || a == "verity");
+    let prints_through_std = !os_args
+        .first()
+        .is_some_and(|a| a == "sum" || a == "verity" || a == "s3-etag");
     if prints_through_std || asks_version(&os_args) {
         // These always print: a standard output they cannot write is their
         // write error now, not silence and exit 0.
@@ -84,6 +95,9 @@ fn main() -> ExitCode {
     }
     if os_args.first().is_some_and(|a| a == "sum") {
         return sum::main(&os_args[1..]);
+    }
+    if os_args.first().is_some_and(|a| a == "s3-etag") {
+        return s3etag::main(&os_args[1..]);
     }
     if os_args.first().is_some_and(|a| a == "verity") {
         return verity::main(&os_args[1..]);

@@ -7,8 +7,19 @@ use std::process::Command;
 
 const MBHASH: &str = env!("CARGO_BIN_EXE_mbhash");
 
-const FIELDS: [&str; 11] = [
-    "algo", "impl", "engine", "size", "streams", "gbps", "vs_sha2", "vs_peer", "peer", "vs_isal",
+const FIELDS: [&str; 13] = [
+    "algo",
+    "impl",
+    "engine",
+    "size",
+    "streams",
+    "gbps",
+    "vs_sha2",
+    "vs_rustcrypto",
+    "vs_peer",
+    "peer",
+    "vs_isal",
+    "vs_openssl",
     "api",
 ];
 
@@ -73,6 +84,68 @@ fn sha_rows_have_every_field_and_every_api() {
                 apis.contains(&(point.clone(), imp.to_string(), api.to_string())),
                 "{point:?}: no {imp} {api} row in\n{stdout}"
             );
+        }
+    }
+}
+
+/// MD5, SHA-1 and SM3 rows: mbhash's three APIs beside the family's
+/// RustCrypto crate (`md-5`, `sha1`, `sm3`), `vs_rustcrypto` set and
+/// `vs_sha2` null; SHA-2 rows keep `vs_sha2` equal to `vs_rustcrypto`.
+#[test]
+fn md5_sha1_sm3_rows_are_against_their_rustcrypto_crates() {
+    let out = Command::new(MBHASH)
+        .args([
+            "bench",
+            "--quick",
+            "--json",
+            "--algo",
+            "md5,sha1,sm3,sha256",
+            "--sizes",
+            "64",
+            "--streams",
+            "1,16",
+            "--rounds",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with('{')).collect();
+    for (algo, crate_name) in [("md5", "md-5"), ("sha1", "sha1"), ("sm3", "sm3")] {
+        for streams in ["1", "16"] {
+            let point: Vec<&&str> = rows
+                .iter()
+                .filter(|r| field(r, "algo") == Some(algo) && field(r, "streams") == Some(streams))
+                .collect();
+            for (imp, api) in [
+                ("mbhash", "hash_many"),
+                ("mbhash", "manager"),
+                ("mbhash", "stream"),
+                (crate_name, "oneshot"),
+            ] {
+                let row = point
+                    .iter()
+                    .find(|r| field(r, "impl") == Some(imp) && field(r, "api") == Some(api))
+                    .unwrap_or_else(|| {
+                        panic!("{algo} x{streams}: no {imp} {api} row in\n{stdout}")
+                    });
+                for key in FIELDS {
+                    assert!(field(row, key).is_some(), "no {key} in {row}");
+                }
+                assert_eq!(field(row, "vs_sha2"), Some("null"), "{row}");
+                // With OpenSSL linked, every row of the point has its ratio.
+                let ssl = point.iter().any(|r| field(r, "impl") == Some("openssl"));
+                assert_eq!(field(row, "vs_openssl") != Some("null"), ssl, "{row}");
+                assert_eq!(field(row, "peer"), Some(crate_name), "{row}");
+                let vs: f64 = field(row, "vs_rustcrypto").unwrap().parse().unwrap();
+                assert!(vs > 0.0, "{row}");
+            }
+        }
+    }
+    for row in rows.iter().filter(|r| field(r, "algo") == Some("sha256")) {
+        if field(row, "impl") != Some("isal") {
+            assert_eq!(field(row, "vs_sha2"), field(row, "vs_rustcrypto"), "{row}");
         }
     }
 }

@@ -55,13 +55,14 @@ struct Case {
 }
 
 /// A case: `tool args`, and `mbhash sum` with the same arguments (with
-/// `-a ALG` for `shaNNNsum` other than `sha256sum`).
+/// `-a ALG` for `md5sum` and `shaNNNsum` other than `sha256sum`).
 fn case(name: &'static str, tool: &'static str, args: &[&'static str]) -> Case {
     let mut ours = Vec::new();
-    if let Some(bits) = tool.strip_prefix("sha").and_then(|t| t.strip_suffix("sum"))
-        && bits != "256"
+    if (tool.starts_with("sha") || tool == "md5sum")
+        && tool != "sha256sum"
+        && let Some(algo) = tool.strip_suffix("sum")
     {
-        ours.extend(["-a", leak(format!("sha{bits}"))]);
+        ours.extend(["-a", algo]);
     }
     ours.extend_from_slice(args);
     Case {
@@ -153,22 +154,60 @@ fn base64(bytes: &[u8]) -> Vec<u8> {
     child.wait_with_output().unwrap().stdout
 }
 
-/// A text whose SHA-256 starts with a zero byte (coreutils-8.25 took such
-/// lines for missing files under --ignore-missing).
-fn zero_prefixed() -> String {
+/// A text whose digest of `algo` starts with a zero byte (coreutils-8.25
+/// took such lines for missing files under --ignore-missing).
+fn zero_prefixed(algo: &str) -> String {
     (0u32..)
         .map(|i| format!("z{i}"))
-        .find(|t| oracle("sha256", t.as_bytes())[0] == 0)
+        .find(|t| oracle(algo, t.as_bytes())[0] == 0)
         .unwrap()
 }
 
-fn cases() -> Vec<Case> {
-    let e = "{sha256:}";
+/// One algorithm's coreutils program: `md5sum`'s own tests run for it.
+#[derive(Clone, Copy)]
+struct Sum {
+    tool: &'static str,
+    algo: &'static str,
+    /// Its BSD tag.
+    tag: &'static str,
+    /// Another algorithm's tag, refused by this one's check mode.
+    foreign: &'static str,
+}
+
+/// The programs `md5sum.pl`, `md5sum-newline.pl` and `md5sum-bsd.sh` run
+/// for: MD5 and SHA-1 as in coreutils, and SHA-256 (the cases keep their
+/// names there; elsewhere the program is appended).
+const SUMS: [Sum; 3] = [
+    Sum {
+        tool: "sha256sum",
+        algo: "sha256",
+        tag: "SHA256",
+        foreign: "SHA1",
+    },
+    Sum {
+        tool: "md5sum",
+        algo: "md5",
+        tag: "MD5",
+        foreign: "SHA1",
+    },
+    Sum {
+        tool: "sha1sum",
+        algo: "sha1",
+        tag: "SHA1",
+        foreign: "MD5",
+    },
+];
+
+/// md5sum.pl, md5sum-newline.pl and md5sum-bsd.sh for the program `s`.
+fn md5sum_cases(s: Sum) -> Vec<Case> {
+    let alg = s.algo;
+    let tag = s.tag;
+    let e: &str = leak(format!("{{{alg}:}}"));
     let f = |s: &str| String::from_utf8(fill(s)).unwrap();
-    let z = zero_prefixed();
+    let z = zero_prefixed(alg);
     let mut t = Vec::new();
 
-    // md5sum.pl, on SHA-256 (its --text is inserted in every non-check case).
+    // md5sum.pl (its --text is inserted in every non-check case).
     for (n, data) in [
         ("md5sum.pl 1", ""),
         ("md5sum.pl 2", "a"),
@@ -182,9 +221,9 @@ fn cases() -> Vec<Case> {
         ("md5sum.pl 7", leak("1234567890".repeat(8))),
     ] {
         t.push(
-            case(n, "sha256sum", &["--text", "f"])
+            case(n, s.tool, &["--text", "f"])
                 .file("f", data)
-                .expect(&format!("{{sha256:{data}}}  f\n"), 0),
+                .expect(&format!("{{{alg}:{data}}}  f\n"), 0),
         );
     }
     for (n, name, shown) in [
@@ -193,7 +232,7 @@ fn cases() -> Vec<Case> {
         ("md5sum.pl backslash-3", ".\rfoo", ".\\rfoo"),
     ] {
         t.push(
-            case(n, "sha256sum", &["--text", name])
+            case(n, s.tool, &["--text", name])
                 .file(name, "")
                 .expect(&format!("\\{e}  {shown}\n"), 0),
         );
@@ -201,7 +240,13 @@ fn cases() -> Vec<Case> {
     let check = |n, flags: &[&'static str], list: &str| {
         let mut args = flags.to_vec();
         args.push("f.sum");
-        case(n, "sha256sum", &args).file("f.sum", &list.replace("{E}", e))
+        case(n, s.tool, &args).file(
+            "f.sum",
+            &list
+                .replace("{E}", e)
+                .replace("{T}", tag)
+                .replace("{F}", s.foreign),
+        )
     };
     t.push(
         check("md5sum.pl check-1", &["--check"], "{E}  f\n")
@@ -282,19 +327,12 @@ fn cases() -> Vec<Case> {
     // check-bsd / check-openssl: another algorithm's tag is refused, this
     // one's is read (SHA-1 stands in for the foreign algorithm).
     for (n, list, status, content, out, code) in [
-        ("check-bsd", "SHA1 (f) = {E}\n", false, "", "", 1),
-        ("check-bsd2", "SHA256 (f) = {E}\n", false, "", "f: OK\n", 0),
-        ("check-bsd3", "SHA256 (f) = {E}\n", true, "bar", "", 1),
-        ("check-openssl", "SHA1(f)= {E}\n", false, "", "", 1),
-        (
-            "check-openssl2",
-            "SHA256(f)= {E}\n",
-            false,
-            "",
-            "f: OK\n",
-            0,
-        ),
-        ("check-openssl3", "SHA256(f)= {E}\n", true, "bar", "", 1),
+        ("check-bsd", "{F} (f) = {E}\n", false, "", "", 1),
+        ("check-bsd2", "{T} (f) = {E}\n", false, "", "f: OK\n", 0),
+        ("check-bsd3", "{T} (f) = {E}\n", true, "bar", "", 1),
+        ("check-openssl", "{F}(f)= {E}\n", false, "", "", 1),
+        ("check-openssl2", "{T}(f)= {E}\n", false, "", "f: OK\n", 0),
+        ("check-openssl3", "{T}(f)= {E}\n", true, "bar", "", 1),
     ] {
         let flags: &[&str] = if status {
             &["--check", "--status"]
@@ -331,7 +369,7 @@ fn cases() -> Vec<Case> {
     t.push(
         case(
             "md5sum.pl check-ignore-missing-4",
-            "sha256sum",
+            s.tool,
             &["--text", "--ignore-missing", "f"],
         )
         .file("f", "")
@@ -350,27 +388,182 @@ fn cases() -> Vec<Case> {
         check(
             "md5sum.pl check-ignore-missing-6",
             &["--check", "--ignore-missing"],
-            &format!("{{sha256:{z}}}  f\n"),
+            &format!("{{{alg}:{z}}}  f\n"),
         )
         .file("f", leak(z.clone()))
         .expect("f: OK\n", 0),
     );
     t.push(
-        case("md5sum.pl bsd-segv", "sha256sum", &["--check", "z"])
-            .file("z", "SHA256 (")
+        case("md5sum.pl bsd-segv", s.tool, &["--check", "z"])
+            .file("z", leak(format!("{tag} (")))
             .expect("", 1),
     );
     t.push(
-        case("md5sum.pl nul-in-cksum", "sha256sum", &["--check", "h"])
-            .file("h", &format!("{}  h\n", "\0".repeat(64)))
+        case("md5sum.pl nul-in-cksum", s.tool, &["--check", "h"])
+            .file(
+                "h",
+                &format!("{}  h\n", "\0".repeat(2 * oracle(alg, b"").len())),
+            )
             .expect("", 1),
     );
 
-    // sha224sum.pl .. sha512sum.pl.
+    // md5sum-newline.pl.
+    t.push(
+        case("md5sum-newline.pl newline", s.tool, &["--text", "a\nb"])
+            .file("a\nb", "")
+            .expect(&format!("\\{e}  a\\nb\n"), 0),
+    );
+    t.push(
+        case(
+            "md5sum-newline.pl zero",
+            s.tool,
+            &["--text", "--zero", "a\nb"],
+        )
+        .file("a\nb", "")
+        .expect(&format!("{e}  a\nb\0"), 0),
+    );
+
+    // md5sum-bsd.sh.
+    let names = ["a", " b", "*c", "dd", " "];
+    let text_list: String = names
+        .iter()
+        .map(|n| f(&format!("{{{alg}:{n}\n}}  {n}\n")))
+        .collect();
+    let reversed: String = names
+        .iter()
+        .map(|n| f(&format!("{{{alg}:{n}\n}} {n}\n")))
+        .collect();
+    let tag_list: String = names
+        .iter()
+        .map(|n| f(&format!("{tag} ({n}) = {{{alg}:{n}\n}}\n")))
+        .collect();
+    let ok_all: String = names.iter().map(|n| format!("{n}: OK\n")).collect();
+    let with_names = |mut c: Case| {
+        for n in names {
+            c = c.file(n, leak(format!("{n}\n")));
+        }
+        c
+    };
+    t.push(
+        with_names(case("md5sum-bsd.sh text", s.tool, &["--strict", "-c", "l"]))
+            .file("l", &text_list)
+            .expect(&ok_all, 0),
+    );
+    t.push(
+        with_names(case(
+            "md5sum-bsd.sh reversed",
+            s.tool,
+            &["--strict", "-c", "l"],
+        ))
+        .file("l", &reversed)
+        .expect(&ok_all, 0),
+    );
+    t.push(
+        with_names(case("md5sum-bsd.sh gpg-header", s.tool, &["-c", "l"]))
+            .file(
+                "l",
+                &format!(
+                    "{} blah\n{text_list}",
+                    "_not_all_hex_so_no_match_".repeat(2) + "____________"
+                ),
+            )
+            .expect(&ok_all, 0),
+    );
+    t.push(
+        with_names(case(
+            "md5sum-bsd.sh reversed-tail",
+            s.tool,
+            &["--strict", "-c"],
+        ))
+        .stdin(&reversed.split_inclusive('\n').skip(1).collect::<String>())
+        .cmp(Cmp::All),
+    );
+    t.push(
+        case(
+            "md5sum-bsd.sh tag-check",
+            s.tool,
+            &["--tag", "--check", "/dev/null"],
+        )
+        .expect("", 1),
+    );
+    t.push(
+        case(
+            "md5sum-bsd.sh tag-text",
+            s.tool,
+            &["--tag", "--text", "/dev/null"],
+        )
+        .expect("", 1),
+    );
+    t.push(
+        with_names(case(
+            "md5sum-bsd.sh tag-list",
+            s.tool,
+            &["--strict", "-c", "l"],
+        ))
+        .file("l", &tag_list)
+        .expect(&ok_all, 0),
+    );
+    let odd = ["a\\b", "a\\", "\\a", "a\nb", "a\tb"];
+    let mut c = case(
+        "md5sum-bsd.sh escaped-tags",
+        s.tool,
+        &["--strict", "-c", "l"],
+    );
+    let mut list = String::new();
+    for n in odd {
+        c = c.file(n, "");
+        let esc = n.replace('\\', "\\\\").replace('\n', "\\n");
+        let lead = if esc != n { "\\" } else { "" };
+        list.push_str(&format!("{lead}{tag} ({esc}) = {e}\n"));
+    }
+    t.push(
+        c.file("l", &list)
+            .differs(
+                "coreutils 9.10 quotes names in check output; mbhash writes them as 9.0-9.9 do (\\-escaped)",
+            ),
+    );
+    t.push(
+        case(
+            "md5sum-bsd.sh tag-escape",
+            s.tool,
+            &["--tag", "test\n\\\\file"],
+        )
+        .file("test\n\\\\file", "")
+        .expect(&format!("\\{tag} (test\\n\\\\\\\\file) = {e}\n"), 0),
+    );
+
+    if s.tool != "sha256sum" {
+        for c in &mut t {
+            c.name = leak(format!("{} [{}]", c.name, s.tool));
+        }
+    }
+    t
+}
+
+fn cases() -> Vec<Case> {
+    let e = "{sha256:}";
+    let f = |s: &str| String::from_utf8(fill(s)).unwrap();
+    let mut t = Vec::new();
+    for s in SUMS {
+        t.extend(md5sum_cases(s));
+    }
+
+    // sha1sum.pl, sha224sum.pl .. sha512sum.pl.
     let long = leak("a".repeat(1_000_000));
     let abc56 = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
     let abc112 = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
     for (tool, algo, inputs) in [
+        (
+            "sha1sum",
+            "sha1",
+            vec![
+                ("s1", ""),
+                ("s2", "a"),
+                ("s3", "abc"),
+                ("s4", abc56),
+                ("s8", long),
+            ],
+        ),
         (
             "sha224sum",
             "sha224",
@@ -419,141 +612,12 @@ fn cases() -> Vec<Case> {
         }
     }
 
-    // md5sum-newline.pl.
-    t.push(
-        case(
-            "md5sum-newline.pl newline",
-            "sha256sum",
-            &["--text", "a\nb"],
-        )
-        .file("a\nb", "")
-        .expect(&format!("\\{e}  a\\nb\n"), 0),
-    );
-    t.push(
-        case(
-            "md5sum-newline.pl zero",
-            "sha256sum",
-            &["--text", "--zero", "a\nb"],
-        )
-        .file("a\nb", "")
-        .expect(&format!("{e}  a\nb\0"), 0),
-    );
-
-    // md5sum-bsd.sh.
-    let names = ["a", " b", "*c", "dd", " "];
-    let text_list: String = names
-        .iter()
-        .map(|n| f(&format!("{{sha256:{n}\n}}  {n}\n")))
-        .collect();
-    let reversed: String = names
-        .iter()
-        .map(|n| f(&format!("{{sha256:{n}\n}} {n}\n")))
-        .collect();
-    let tag_list: String = names
-        .iter()
-        .map(|n| f(&format!("SHA256 ({n}) = {{sha256:{n}\n}}\n")))
-        .collect();
-    let ok_all: String = names.iter().map(|n| format!("{n}: OK\n")).collect();
-    let with_names = |mut c: Case| {
-        for n in names {
-            c = c.file(n, leak(format!("{n}\n")));
-        }
-        c
-    };
-    t.push(
-        with_names(case(
-            "md5sum-bsd.sh text",
-            "sha256sum",
-            &["--strict", "-c", "l"],
-        ))
-        .file("l", &text_list)
-        .expect(&ok_all, 0),
-    );
-    t.push(
-        with_names(case(
-            "md5sum-bsd.sh reversed",
-            "sha256sum",
-            &["--strict", "-c", "l"],
-        ))
-        .file("l", &reversed)
-        .expect(&ok_all, 0),
-    );
-    t.push(
-        with_names(case("md5sum-bsd.sh gpg-header", "sha256sum", &["-c", "l"]))
-            .file(
-                "l",
-                &format!(
-                    "{} blah\n{text_list}",
-                    "_not_all_hex_so_no_match_".repeat(2) + "____________"
-                ),
-            )
-            .expect(&ok_all, 0),
-    );
-    t.push(
-        with_names(case(
-            "md5sum-bsd.sh reversed-tail",
-            "sha256sum",
-            &["--strict", "-c"],
-        ))
-        .stdin(&reversed.split_inclusive('\n').skip(1).collect::<String>())
-        .cmp(Cmp::All),
-    );
-    t.push(
-        case(
-            "md5sum-bsd.sh tag-check",
-            "sha256sum",
-            &["--tag", "--check", "/dev/null"],
-        )
-        .expect("", 1),
-    );
-    t.push(
-        case(
-            "md5sum-bsd.sh tag-text",
-            "sha256sum",
-            &["--tag", "--text", "/dev/null"],
-        )
-        .expect("", 1),
-    );
-    t.push(
-        with_names(case(
-            "md5sum-bsd.sh tag-list",
-            "sha256sum",
-            &["--strict", "-c", "l"],
-        ))
-        .file("l", &tag_list)
-        .expect(&ok_all, 0),
-    );
-    let odd = ["a\\b", "a\\", "\\a", "a\nb", "a\tb"];
-    let mut c = case(
-        "md5sum-bsd.sh escaped-tags",
-        "sha256sum",
-        &["--strict", "-c", "l"],
-    );
-    let mut list = String::new();
-    for n in odd {
-        c = c.file(n, "");
-        let esc = n.replace('\\', "\\\\").replace('\n', "\\n");
-        let lead = if esc != n { "\\" } else { "" };
-        list.push_str(&format!("{lead}SHA256 ({esc}) = {e}\n"));
-    }
-    t.push(
-        c.file("l", &list)
-            .differs(
-                "coreutils 9.10 quotes names in check output; mbhash writes them as 9.0-9.9 do (\\-escaped)",
-            ),
-    );
-    t.push(
-        case(
-            "md5sum-bsd.sh tag-escape",
-            "sha256sum",
-            &["--tag", "test\n\\\\file"],
-        )
-        .file("test\n\\\\file", "")
-        .expect(&format!("\\SHA256 (test\\n\\\\\\\\file) = {e}\n"), 0),
-    );
-
-    // cksum-a.sh, for the SHA-2 algorithms.
+    // cksum-a.sh, for the algorithms mbhash computes (SM3 has no program
+    // of its own: `cksum -a sm3 --untagged`, which has no -b or -t).
     for (algo, tool) in [
+        ("md5", "md5sum"),
+        ("sha1", "sha1sum"),
+        ("sm3", "cksum"),
         ("sha224", "sha224sum"),
         ("sha256", "sha256sum"),
         ("sha384", "sha384sum"),
@@ -564,14 +628,25 @@ fn cases() -> Vec<Case> {
                 "{{{algo}:}} {}/dev/null\n",
                 if mode == "-b" { "*" } else { " " }
             );
-            t.push(
+            let sum = if tool == "cksum" {
+                if mode == "-b" {
+                    continue;
+                }
+                case(
+                    leak(format!("cksum-a.sh {algo} {mode}")),
+                    tool,
+                    &["--untagged", "-a", algo, "/dev/null"],
+                )
+            } else {
                 case(
                     leak(format!("cksum-a.sh {algo} {mode}")),
                     tool,
                     &[mode, "/dev/null"],
                 )
-                .ours(&["--untagged", mode, "-a", algo, "/dev/null"])
-                .expect(&out, 0),
+            };
+            t.push(
+                sum.ours(&["--untagged", mode, "-a", algo, "/dev/null"])
+                    .expect(&out, 0),
             );
             t.push(
                 case(
@@ -681,6 +756,29 @@ fn cases() -> Vec<Case> {
         )
         .expect(ok4, 0),
     );
+    // Its MD5, SHA-1 and SM3 lines, mixed with SHA-2 ones.
+    let others = &f("MD5 (input) = {md5:1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n}\n\
+                SM3 (input) = {sm3:1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n}\n\
+                SHA1 (input) = {sha1:1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n}\n\
+                SHA256 (input) = {sha256:1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n}\n");
+    t.push(
+        ck(
+            "cksum-c.sh mixed md5 sm3 sha1",
+            &["--strict", "--check", "CHECKSUMS"],
+            others,
+        )
+        .expect(ok4, 0),
+    );
+    for algo in ["md5", "sm3", "sha1"] {
+        t.push(
+            ck(
+                leak(format!("cksum-c.sh one-of-mixed {algo}")),
+                &["--check", "-a", algo, "CHECKSUMS"],
+                others,
+            )
+            .expect("input: OK\n", 0),
+        );
+    }
     let sha384_line = &f("SHA384 (input) = {sha384:1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n}\n");
     t.push(
         ck(
@@ -984,8 +1082,12 @@ fn cases() -> Vec<Case> {
         .expect("ff1: OK\n", 1),
     );
 
-    // cksum-base64.pl, for the SHA-2 algorithms (its sha2 row is SHA-512).
+    // cksum-base64.pl, for the algorithms mbhash computes (its sha2 row is
+    // SHA-512).
     for (algo, tag) in [
+        ("md5", "MD5"),
+        ("sha1", "SHA1"),
+        ("sm3", "SM3"),
         ("sha224", "SHA224"),
         ("sha256", "SHA256"),
         ("sha384", "SHA384"),
@@ -1422,6 +1524,9 @@ fn one_list_of_every_form_and_algorithm() {
             "sha512-224",
             &["SHA512/224", "SHA2-512/224", "SHA512-224", "SHA512t224"],
         ),
+        ("md5", &["MD5"]),
+        ("sha1", &["SHA1"]),
+        ("sm3", &["SM3"]),
     ] {
         for tag in tags {
             list.push_str(&format!(
@@ -1430,7 +1535,8 @@ fn one_list_of_every_form_and_algorithm() {
             list.push_str(&format!("{tag} (x) = {{b64-{algo}:x}}\n"));
             want.push_str("x: OK\nx: OK\nx: OK\n");
         }
-        if !algo.contains('-') {
+        // Untagged lines without -a: SHA-2 by their length.
+        if algo.starts_with("sha") && !algo.contains('-') && algo != "sha1" {
             list.push_str(&format!("{{{algo}:x}}  x\n"));
             want.push_str("x: OK\n");
             // 64 base64 digits (SHA-384) are SHA-256's hex length: those
@@ -1441,8 +1547,8 @@ fn one_list_of_every_form_and_algorithm() {
             }
         }
     }
-    // An algorithm mbhash does not compute.
-    list.push_str("RIPEMD160 (x) = 9c1185a5c5e9fc54612808977ee8f548b2258d31\n");
+    // Untagged MD5 (32 hex digits) takes -a md5, as md5sum -c reads it.
+    list.push_str("9dd4e461268c8034f5c8564e155c67a6  x\n");
     std::fs::write(dir.join("l"), fill(&list)).unwrap();
     let out = run(dir, MBHASH, &os(&["sum", "-c", "l"]), b"", &[]);
     assert_eq!(String::from_utf8_lossy(&out.stdout), want);

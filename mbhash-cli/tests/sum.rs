@@ -63,11 +63,18 @@ fn os(args: &[&str]) -> Vec<OsString> {
 /// output, the same standard error (with `TOOL` read as `mbhash`) and the
 /// same exit code; returns mbhash's output.
 fn same(dir: &Path, tool: &str, algo: &str, args: &[OsString], stdin: &[u8]) -> Output {
+    same_as(dir, &[tool], algo, args, stdin)
+}
+
+/// [`same`], the tool given as a command and its first arguments
+/// (`["cksum", "-a", "sm3"]`).
+fn same_as(dir: &Path, cmd: &[&str], algo: &str, args: &[OsString], stdin: &[u8]) -> Output {
+    let tool = cmd[0];
     let mut ours_args = os(&["sum", "-a", algo]);
     ours_args.extend_from_slice(args);
     let ours = run(dir, MBHASH, &ours_args, stdin);
-    let theirs = run(dir, tool, args, stdin);
-    let what = format!("{tool} {:?}", args);
+    let theirs = run(dir, tool, &[os(&cmd[1..]), args.to_vec()].concat(), stdin);
+    let what = format!("{cmd:?} {:?}", args);
     let ours_err = String::from_utf8_lossy(&ours.stderr);
     assert!(!ours_err.contains("panicked"), "{what}: {ours_err}");
     assert!(
@@ -346,13 +353,24 @@ fn errors_match_coreutils() {
 
 /// A checksum list made by coreutils, then files corrupted and removed.
 fn check_fixture(dir: &Path, tool: &str) -> (OsString, OsString) {
+    check_fixture_of(dir, &[tool])
+}
+
+/// [`check_fixture`], the tool a command and its first arguments; its
+/// lists are untagged, with a tagged section.
+fn check_fixture_of(dir: &Path, cmd: &[&str]) -> (OsString, OsString) {
     let files = tree(dir);
-    let good = run(dir, tool, &files, b"");
+    let mut untagged = os(&cmd[1..]);
+    if cmd[0] == "cksum" {
+        untagged.push("--untagged".into());
+    }
+    let good = run(dir, cmd[0], &[untagged, files.clone()].concat(), b"");
     assert!(good.status.success());
     std::fs::write(dir.join("good.sums"), &good.stdout).unwrap();
-    let mut tagged_args = os(&["--tag"]);
+    let mut tagged_args = os(&cmd[1..]);
+    tagged_args.push("--tag".into());
     tagged_args.extend(files.iter().take(5).cloned());
-    let tagged = run(dir, tool, &tagged_args, b"");
+    let tagged = run(dir, cmd[0], &tagged_args, b"");
 
     // The bad list: the good one, a tag section, junk, comments, blank
     // and CRLF lines; then one file changed and one removed.
@@ -452,6 +470,101 @@ fn check_mode_matches_coreutils() {
         let mut args = os(&["-c", "-w"]);
         args.extend(lists);
         same(dir, "sha512sum", "sha512", &args, b"");
+    }
+}
+
+/// MD5, SHA-1 and SM3 as `md5sum`, `sha1sum` and `cksum -a md5|sha1|sm3`
+/// write and check them: untagged, tagged, `-b`, `-z`, escaped names, and
+/// check mode on their lists (text and BSD lines). coreutils 9.1's `cksum`
+/// has no `--base64`, `-b` or `-t`: those forms of SM3 are checked against
+/// the coreutils cases' expected outputs (`coreutils_cases.rs`).
+#[test]
+fn md5_sha1_sm3_match_coreutils() {
+    if !have("md5sum") || !have("sha1sum") || !have("cksum") {
+        return;
+    }
+    let sm3 = Command::new("cksum")
+        .args(["-a", "sm3", "/dev/null"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !sm3 {
+        mbhash_test_support::skip_or_require(
+            "coreutils",
+            "comparison with cksum -a sm3",
+            "this cksum has no SM3 (coreutils before 9.0)",
+        );
+    }
+    let tmp = temp_dir("families");
+    let dir = &tmp.0;
+    let files = tree(dir);
+    let big = big_file(dir);
+    for (tool, algo) in [("md5sum", "md5"), ("sha1sum", "sha1")] {
+        let mut args = files.clone();
+        args.insert(files.len() / 2, big.clone());
+        same(dir, tool, algo, &args, b"");
+        for flag in [&["--tag"][..], &["-z"], &["-b"], &["--tag", "-z"]] {
+            let with = [os(flag), files.clone()].concat();
+            same(dir, tool, algo, &with, b"");
+        }
+        same(dir, tool, algo, &os(&["-"]), &bytes(3, 100_000));
+    }
+    let mut algos = vec!["md5", "sha1"];
+    if sm3 {
+        algos.push("sm3");
+    }
+    for &algo in &algos {
+        let cmd = ["cksum", "-a", algo];
+        for flag in [
+            &["--tag"][..],
+            &["--untagged"],
+            &["--tag", "-z"],
+            &["--untagged", "-z"],
+        ] {
+            let with = [os(flag), files.clone()].concat();
+            same_as(dir, &cmd, algo, &with, b"");
+        }
+    }
+    // Check mode on each tool's lists (untagged, a BSD section, junk,
+    // changed and removed files): with -a, and the tagged lines without.
+    let mut lists: Vec<(&str, Vec<&str>)> =
+        vec![("md5", vec!["md5sum"]), ("sha1", vec!["sha1sum"])];
+    if sm3 {
+        lists.push(("sm3", vec!["cksum", "-a", "sm3"]));
+    }
+    for (algo, cmd) in lists {
+        let tmp = temp_dir(&format!("check-{algo}"));
+        let dir = &tmp.0;
+        let (good, bad) = check_fixture_of(dir, &cmd);
+        for flags in [
+            &[][..],
+            &["--quiet"],
+            &["--warn"],
+            &["--strict"],
+            &["--status"],
+        ] {
+            for list in [&good, &bad] {
+                let args = [os(&["-c"]), os(flags), vec![list.clone()]].concat();
+                same_as(dir, &cmd, algo, &args, b"");
+            }
+        }
+        let tagged = run(
+            dir,
+            cmd[0],
+            &[
+                os(&cmd[1..]),
+                os(&["--tag", "odd/new\nline", "odd/back\\slash", "size/s0000000"]),
+            ]
+            .concat(),
+            b"",
+        );
+        let ours = run(dir, MBHASH, &os(&["sum", "-c"]), &tagged.stdout);
+        let theirs = run(dir, "cksum", &os(&["-c"]), &tagged.stdout);
+        assert_eq!(ours.stdout, theirs.stdout, "{algo}: BSD lines without -a");
+        assert_eq!(
+            ours.status.code(),
+            theirs.status.code(),
+            "{algo}: exit code"
+        );
     }
 }
 

@@ -57,6 +57,8 @@ pub mod pool;
 #[cfg(feature = "std")]
 pub mod race;
 #[cfg(feature = "std")]
+pub mod s3;
+#[cfg(feature = "std")]
 pub mod service;
 #[cfg(feature = "std")]
 pub mod verity;

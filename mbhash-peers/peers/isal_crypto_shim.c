@@ -312,3 +312,262 @@ int mbb_isal_run(struct mbb_isal *h, const uint8_t *const *msgs, const uint32_t 
         }
         return 0;
 }
+
+/*
+ * MD5, SHA-1 and SM3: the same handle and run for each family, generated per
+ * family by macros (the context and manager types differ, so each family has
+ * its own wrappers and run loop; no function pointer is called through a
+ * type it was not defined with).
+ */
+#include <isa-l_crypto/md5_mb.h>
+#include <isa-l_crypto/sha1_mb.h>
+#include <isa-l_crypto/sm3_mb.h>
+
+typedef void (*gen_init_fn)(void *);
+typedef void *(*gen_submit_fn)(void *, void *, const void *, uint32_t, ISAL_HASH_CTX_FLAG);
+typedef void *(*gen_flush_fn)(void *);
+
+struct gvariant {
+        const char *name;
+        int need;
+        gen_init_fn init;
+        gen_submit_fn submit;
+        gen_flush_fn flush;
+};
+
+/* The dispatching manager of family `fam` (type prefix `FAM`). */
+#define GEN_DISPATCH(fam, FAM)                                                                     \
+        static void w_##fam##_init_dispatch(void *m) { isal_##fam##_ctx_mgr_init(m); }             \
+        static void *w_##fam##_submit_dispatch(void *m, void *c, const void *b, uint32_t l,        \
+                                               ISAL_HASH_CTX_FLAG f)                               \
+        {                                                                                          \
+                ISAL_##FAM##_HASH_CTX *out = NULL;                                                 \
+                return isal_##fam##_ctx_mgr_submit(m, c, &out, b, l, f) == 0 ? out : NULL;         \
+        }                                                                                          \
+        static void *w_##fam##_flush_dispatch(void *m)                                             \
+        {                                                                                          \
+                ISAL_##FAM##_HASH_CTX *out = NULL;                                                 \
+                return isal_##fam##_ctx_mgr_flush(m, &out) == 0 ? out : NULL;                      \
+        }
+
+/* The per-instruction-set manager `sfx` of family `fam`. */
+#define GEN_ARCH(fam, FAM, sfx)                                                                    \
+        void _##fam##_ctx_mgr_init_##sfx(ISAL_##FAM##_HASH_CTX_MGR *);                             \
+        ISAL_##FAM##_HASH_CTX *_##fam##_ctx_mgr_submit_##sfx(                                      \
+                ISAL_##FAM##_HASH_CTX_MGR *, ISAL_##FAM##_HASH_CTX *, const void *, uint32_t,      \
+                ISAL_HASH_CTX_FLAG);                                                               \
+        ISAL_##FAM##_HASH_CTX *_##fam##_ctx_mgr_flush_##sfx(ISAL_##FAM##_HASH_CTX_MGR *);          \
+        static void w_##fam##_init_##sfx(void *m) { _##fam##_ctx_mgr_init_##sfx(m); }              \
+        static void *w_##fam##_submit_##sfx(void *m, void *c, const void *b, uint32_t l,           \
+                                            ISAL_HASH_CTX_FLAG f)                                  \
+        {                                                                                          \
+                return _##fam##_ctx_mgr_submit_##sfx(m, c, b, l, f);                               \
+        }                                                                                          \
+        static void *w_##fam##_flush_##sfx(void *m) { return _##fam##_ctx_mgr_flush_##sfx(m); }
+
+#define GV(fam, sfx, need)                                                                         \
+        { #sfx, need, w_##fam##_init_##sfx, w_##fam##_submit_##sfx, w_##fam##_flush_##sfx }
+
+GEN_DISPATCH(md5, MD5)
+GEN_DISPATCH(sha1, SHA1)
+GEN_DISPATCH(sm3, SM3)
+#if defined(MBB_HAVE__md5_ctx_mgr_init_avx2)
+GEN_ARCH(md5, MD5, avx2)
+#endif
+#if defined(MBB_HAVE__md5_ctx_mgr_init_avx512)
+GEN_ARCH(md5, MD5, avx512)
+#endif
+#if defined(MBB_HAVE__sha1_ctx_mgr_init_avx2)
+GEN_ARCH(sha1, SHA1, avx2)
+#endif
+#if defined(MBB_HAVE__sha1_ctx_mgr_init_avx512)
+GEN_ARCH(sha1, SHA1, avx512)
+#endif
+#if defined(MBB_HAVE__sha1_ctx_mgr_init_sse_ni)
+GEN_ARCH(sha1, SHA1, sse_ni)
+#endif
+#if defined(MBB_HAVE__sha1_ctx_mgr_init_avx512_ni)
+GEN_ARCH(sha1, SHA1, avx512_ni)
+#endif
+#if defined(MBB_HAVE__sm3_ctx_mgr_init_avx2)
+GEN_ARCH(sm3, SM3, avx2)
+#endif
+#if defined(MBB_HAVE__sm3_ctx_mgr_init_avx512)
+GEN_ARCH(sm3, SM3, avx512)
+#endif
+
+static const struct gvariant VARIANTS_MD5[] = {
+        GV(md5, dispatch, NEED_NONE),
+#if defined(MBB_HAVE__md5_ctx_mgr_init_avx2)
+        GV(md5, avx2, NEED_AVX | NEED_AVX2),
+#endif
+#if defined(MBB_HAVE__md5_ctx_mgr_init_avx512)
+        GV(md5, avx512, NEED_AVX | NEED_AVX2 | NEED_AVX512),
+#endif
+};
+static const struct gvariant VARIANTS_SHA1[] = {
+        GV(sha1, dispatch, NEED_NONE),
+#if defined(MBB_HAVE__sha1_ctx_mgr_init_sse_ni)
+        GV(sha1, sse_ni, NEED_SSE41 | NEED_SHA),
+#endif
+#if defined(MBB_HAVE__sha1_ctx_mgr_init_avx2)
+        GV(sha1, avx2, NEED_AVX | NEED_AVX2),
+#endif
+#if defined(MBB_HAVE__sha1_ctx_mgr_init_avx512)
+        GV(sha1, avx512, NEED_AVX | NEED_AVX2 | NEED_AVX512),
+#endif
+#if defined(MBB_HAVE__sha1_ctx_mgr_init_avx512_ni)
+        GV(sha1, avx512_ni, NEED_AVX | NEED_AVX2 | NEED_AVX512 | NEED_SHA),
+#endif
+};
+static const struct gvariant VARIANTS_SM3[] = {
+        GV(sm3, dispatch, NEED_NONE),
+#if defined(MBB_HAVE__sm3_ctx_mgr_init_avx2)
+        GV(sm3, avx2, NEED_AVX | NEED_AVX2),
+#endif
+#if defined(MBB_HAVE__sm3_ctx_mgr_init_avx512)
+        GV(sm3, avx512, NEED_AVX | NEED_AVX2 | NEED_AVX512),
+#endif
+};
+
+/* Family codes of the Rust side: 5 MD5, 1 SHA-1, 3 SM3. */
+static const struct gvariant *gtable(int fam, size_t *n)
+{
+        switch (fam) {
+        case 5:
+                *n = sizeof VARIANTS_MD5 / sizeof VARIANTS_MD5[0];
+                return VARIANTS_MD5;
+        case 1:
+                *n = sizeof VARIANTS_SHA1 / sizeof VARIANTS_SHA1[0];
+                return VARIANTS_SHA1;
+        case 3:
+                *n = sizeof VARIANTS_SM3 / sizeof VARIANTS_SM3[0];
+                return VARIANTS_SM3;
+        }
+        *n = 0;
+        return NULL;
+}
+
+size_t mbb_isal_fam_variants(int fam)
+{
+        size_t n;
+        gtable(fam, &n);
+        return n;
+}
+
+const char *mbb_isal_fam_variant_name(int fam, size_t i)
+{
+        size_t n;
+        const struct gvariant *t = gtable(fam, &n);
+        return i < n ? t[i].name : NULL;
+}
+
+int mbb_isal_fam_variant_usable(int fam, size_t i)
+{
+        size_t n;
+        const struct gvariant *t = gtable(fam, &n);
+        return i < n && cpu_has(t[i].need);
+}
+
+struct mbb_isal_fam {
+        int fam;
+        const struct gvariant *v;
+        size_t max;
+        void *mgr;
+        void *ctxs;
+};
+
+void mbb_isal_fam_free(struct mbb_isal_fam *h)
+{
+        if (!h)
+                return;
+        free(h->mgr);
+        free(h->ctxs);
+        free(h);
+}
+
+struct mbb_isal_fam *mbb_isal_fam_new(int fam, size_t i, size_t max)
+{
+        size_t mgr_size, ctx_size;
+        struct mbb_isal_fam *h;
+        if (!mbb_isal_fam_variant_usable(fam, i) || max == 0)
+                return NULL;
+        switch (fam) {
+        case 5:
+                mgr_size = sizeof(ISAL_MD5_HASH_CTX_MGR), ctx_size = sizeof(ISAL_MD5_HASH_CTX);
+                break;
+        case 1:
+                mgr_size = sizeof(ISAL_SHA1_HASH_CTX_MGR), ctx_size = sizeof(ISAL_SHA1_HASH_CTX);
+                break;
+        default:
+                mgr_size = sizeof(ISAL_SM3_HASH_CTX_MGR), ctx_size = sizeof(ISAL_SM3_HASH_CTX);
+                break;
+        }
+        h = calloc(1, sizeof *h);
+        if (!h)
+                return NULL;
+        {
+                size_t n;
+                h->v = &gtable(fam, &n)[i];
+        }
+        h->fam = fam;
+        h->max = max;
+        h->mgr = zalloc64(mgr_size);
+        h->ctxs = zalloc64(max * ctx_size);
+        if (!h->mgr || !h->ctxs) {
+                mbb_isal_fam_free(h);
+                return NULL;
+        }
+        h->v->init(h->mgr);
+        return h;
+}
+
+/* Submits every message, flushes, checks each context and writes its digest:
+ * `nwords` 32-bit words, written little-endian for MD5 and SM3 (ISA-L's SM3
+ * keeps its result words byte-swapped: the digest's bytes in memory order),
+ * big-endian for SHA-1. */
+#define GEN_RUN(FAM, nwords, little)                                                               \
+        {                                                                                          \
+                ISAL_##FAM##_HASH_CTX *ctxs = h->ctxs;                                             \
+                for (k = 0; k < n; k++) {                                                          \
+                        isal_hash_ctx_init(&ctxs[k]);                                              \
+                        h->v->submit(h->mgr, &ctxs[k], msgs[k], lens[k], ISAL_HASH_ENTIRE);        \
+                }                                                                                  \
+                while (h->v->flush(h->mgr))                                                        \
+                        ;                                                                          \
+                clear_upper_state();                                                               \
+                for (k = 0; k < n; k++) {                                                          \
+                        if (ctxs[k].status != ISAL_HASH_CTX_STS_COMPLETE ||                        \
+                            ctxs[k].error != ISAL_HASH_CTX_ERROR_NONE)                             \
+                                return -1;                                                         \
+                        for (w = 0; w < (nwords); w++) {                                           \
+                                uint32_t x = ctxs[k].job.result_digest[w];                         \
+                                uint8_t *o = out + (k * (nwords) + w) * 4;                         \
+                                if (little)                                                        \
+                                        o[0] = x, o[1] = x >> 8, o[2] = x >> 16, o[3] = x >> 24;   \
+                                else                                                               \
+                                        o[0] = x >> 24, o[1] = x >> 16, o[2] = x >> 8, o[3] = x;   \
+                        }                                                                          \
+                }                                                                                  \
+        }
+
+/* As mbb_isal_run, for MD5 (16-byte digests), SHA-1 (20) and SM3 (32). */
+int mbb_isal_fam_run(struct mbb_isal_fam *h, const uint8_t *const *msgs, const uint32_t *lens,
+                     size_t n, uint8_t *out)
+{
+        size_t k, w;
+        if (!h || n > h->max)
+                return -1;
+        switch (h->fam) {
+        case 5:
+                GEN_RUN(MD5, 4, 1)
+                break;
+        case 1:
+                GEN_RUN(SHA1, 5, 0)
+                break;
+        default:
+                GEN_RUN(SM3, 8, 1)
+                break;
+        }
+        return 0;
+}

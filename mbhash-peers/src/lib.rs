@@ -1,7 +1,8 @@
-//! ISA-L (`crc32_iscsi`) and ISA-L crypto (the multi-buffer SHA-256/SHA-512
-//! managers) as the peers `mbhash bench` measures against, when build.rs
-//! found them (cfgs `mbhash_isal`, `mbhash_isal_crypto`). Without them the
-//! types here are empty: constructors return `None`.
+//! ISA-L (`crc32_iscsi`), ISA-L crypto (the multi-buffer SHA-256, SHA-512,
+//! MD5, SHA-1 and SM3 managers) and OpenSSL's libcrypto (one-stream
+//! digests) as the peers `mbhash bench` measures against, when build.rs
+//! found them (cfgs `mbhash_isal`, `mbhash_isal_crypto`, `mbhash_openssl`).
+//! Without them the types here are empty: constructors return `None`.
 //!
 //! The crate holds the C bindings, the one place of the CLI's code that
 //! needs `unsafe`, so that the CLI itself forbids it. Not published.
@@ -10,6 +11,11 @@
 /// Printed once when ISA-L crypto was not found at build time.
 pub const CRYPTO_MISSING: &str = "ISA-L crypto not found (set MBHASH_ISAL_CRYPTO_DIR to a \
      directory with lib/libisal_crypto.a and include/isa-l_crypto/, and rebuild); no isal rows";
+
+/// Printed once when OpenSSL's libcrypto was not found at build time.
+pub const OPENSSL_MISSING: &str = "OpenSSL's libcrypto not found (install libssl-dev, or set \
+     MBHASH_OPENSSL_DIR to a directory with lib/libcrypto.so and include/openssl/, and \
+     rebuild); no openssl rows";
 
 /// Printed once when ISA-L was not found at build time.
 pub const CRC_MISSING: &str = "ISA-L not found (install libisal-dev, or set MBHASH_ISAL_DIR to \
@@ -86,16 +92,69 @@ mod mgr_ffi {
             out: *mut u8,
         ) -> c_int;
         pub fn mbb_isal_free(h: *mut c_void);
+        pub fn mbb_isal_fam_variants(fam: c_int) -> usize;
+        pub fn mbb_isal_fam_variant_name(fam: c_int, i: usize) -> *const c_char;
+        pub fn mbb_isal_fam_variant_usable(fam: c_int, i: usize) -> c_int;
+        pub fn mbb_isal_fam_new(fam: c_int, i: usize, max: usize) -> *mut c_void;
+        pub fn mbb_isal_fam_run(
+            h: *mut c_void,
+            msgs: *const *const u8,
+            lens: *const u32,
+            n: usize,
+            out: *mut u8,
+        ) -> c_int;
+        pub fn mbb_isal_fam_free(h: *mut c_void);
     }
+
+    /// The shim's entry points for one family: SHA-256/SHA-512 through
+    /// `mbb_isal_*`, MD5/SHA-1/SM3 through `mbb_isal_fam_*`.
+    pub struct Api {
+        pub variants: unsafe extern "C" fn(c_int) -> usize,
+        pub name: unsafe extern "C" fn(c_int, usize) -> *const c_char,
+        pub usable: unsafe extern "C" fn(c_int, usize) -> c_int,
+        pub new: unsafe extern "C" fn(c_int, usize, usize) -> *mut c_void,
+        pub run: unsafe extern "C" fn(
+            *mut c_void,
+            *const *const u8,
+            *const u32,
+            usize,
+            *mut u8,
+        ) -> c_int,
+        pub free: unsafe extern "C" fn(*mut c_void),
+    }
+
+    pub const SHA2: Api = Api {
+        variants: mbb_isal_variants,
+        name: mbb_isal_variant_name,
+        usable: mbb_isal_variant_usable,
+        new: mbb_isal_new,
+        run: mbb_isal_run,
+        free: mbb_isal_free,
+    };
+
+    pub const FAM: Api = Api {
+        variants: mbb_isal_fam_variants,
+        name: mbb_isal_fam_variant_name,
+        usable: mbb_isal_fam_variant_usable,
+        new: mbb_isal_fam_new,
+        run: mbb_isal_fam_run,
+        free: mbb_isal_fam_free,
+    };
 }
 
-/// Which ISA-L crypto manager family: SHA-256 or SHA-512.
+/// Which ISA-L crypto manager family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bits {
     /// `sha256_ctx_mgr_*`: 32-byte digests.
     Sha256,
     /// `sha512_ctx_mgr_*`: 64-byte digests.
     Sha512,
+    /// `md5_ctx_mgr_*`: 16-byte digests.
+    Md5,
+    /// `sha1_ctx_mgr_*`: 20-byte digests.
+    Sha1,
+    /// `sm3_ctx_mgr_*`: 32-byte digests.
+    Sm3,
 }
 
 impl Bits {
@@ -104,6 +163,9 @@ impl Bits {
         match name {
             "sha256" => Some(Self::Sha256),
             "sha512" => Some(Self::Sha512),
+            "md5" => Some(Self::Md5),
+            "sha1" => Some(Self::Sha1),
+            "sm3" => Some(Self::Sm3),
             _ => None,
         }
     }
@@ -111,8 +173,10 @@ impl Bits {
     /// Digest bytes.
     pub fn digest_len(self) -> usize {
         match self {
-            Self::Sha256 => 32,
+            Self::Sha256 | Self::Sm3 => 32,
             Self::Sha512 => 64,
+            Self::Md5 => 16,
+            Self::Sha1 => 20,
         }
     }
 
@@ -121,6 +185,17 @@ impl Bits {
         match self {
             Self::Sha256 => 256,
             Self::Sha512 => 512,
+            Self::Md5 => 5,
+            Self::Sha1 => 1,
+            Self::Sm3 => 3,
+        }
+    }
+
+    #[cfg(mbhash_isal_crypto)]
+    fn api(self) -> &'static mgr_ffi::Api {
+        match self {
+            Self::Sha256 | Self::Sha512 => &mgr_ffi::SHA2,
+            Self::Md5 | Self::Sha1 | Self::Sm3 => &mgr_ffi::FAM,
         }
     }
 }
@@ -134,11 +209,11 @@ pub fn variants(bits: Bits) -> Vec<(usize, String)> {
         // SAFETY: plain queries on static tables; the names are static,
         // NUL-terminated strings.
         unsafe {
-            (0..mgr_ffi::mbb_isal_variants(bits.c()))
-                .filter(|&i| mgr_ffi::mbb_isal_variant_usable(bits.c(), i) != 0)
+            let api = bits.api();
+            (0..(api.variants)(bits.c()))
+                .filter(|&i| (api.usable)(bits.c(), i) != 0)
                 .map(|i| {
-                    let name =
-                        core::ffi::CStr::from_ptr(mgr_ffi::mbb_isal_variant_name(bits.c(), i));
+                    let name = core::ffi::CStr::from_ptr((api.name)(bits.c(), i));
                     (i, name.to_string_lossy().into_owned())
                 })
                 .collect()
@@ -172,7 +247,7 @@ impl Manager {
         {
             // SAFETY: the shim checks `index` and the CPU and returns NULL
             // when it cannot build the manager.
-            let h = unsafe { mgr_ffi::mbb_isal_new(bits.c(), index, max) };
+            let h = unsafe { (bits.api().new)(bits.c(), index, max) };
             Some(Self {
                 h: core::ptr::NonNull::new(h)?,
                 bits,
@@ -207,7 +282,7 @@ impl Manager {
             // readable bytes (borrowed for this call); `out` holds
             // `msgs.len()` digests; `msgs.len() <= max`, checked above.
             let rc = unsafe {
-                mgr_ffi::mbb_isal_run(
+                (self.bits.api().run)(
                     self.h.as_ptr(),
                     self.ptrs.as_ptr(),
                     self.lens.as_ptr(),
@@ -233,6 +308,98 @@ impl Manager {
 impl Drop for Manager {
     fn drop(&mut self) {
         // SAFETY: the handle came from `mbb_isal_new` and is freed once.
-        unsafe { mgr_ffi::mbb_isal_free(self.h.as_ptr()) }
+        unsafe { (self.bits.api().free)(self.h.as_ptr()) }
+    }
+}
+
+#[cfg(mbhash_openssl)]
+mod ssl_ffi {
+    use core::ffi::{c_char, c_int, c_void};
+    unsafe extern "C" {
+        pub fn mbb_openssl_md(name: *const c_char) -> *const c_void;
+        pub fn mbb_openssl_md_size(md: *const c_void) -> c_int;
+        pub fn mbb_openssl_digest(
+            md: *const c_void,
+            data: *const u8,
+            len: usize,
+            out: *mut u8,
+        ) -> c_int;
+    }
+}
+
+/// One of OpenSSL's digests (`EVP_Digest`, one whole message per call),
+/// when this build links libcrypto.
+#[cfg(mbhash_openssl)]
+pub struct OpenSsl {
+    md: core::ptr::NonNull<core::ffi::c_void>,
+    len: usize,
+}
+
+/// One of OpenSSL's digests: not linked in this build.
+#[cfg(not(mbhash_openssl))]
+pub enum OpenSsl {}
+
+impl OpenSsl {
+    /// The digest of OpenSSL's name `name` ("MD5", "SHA1", "SM3",
+    /// "SHA256", ...), if this build links libcrypto and it has it.
+    pub fn new(name: &core::ffi::CStr) -> Option<Self> {
+        #[cfg(mbhash_openssl)]
+        {
+            // SAFETY: `name` is NUL-terminated; the shim returns NULL or a
+            // fetched digest that lives for the process (never freed).
+            let md = unsafe { ssl_ffi::mbb_openssl_md(name.as_ptr()) };
+            let md = core::ptr::NonNull::new(md.cast_mut())?;
+            // SAFETY: `md` is a live digest from `mbb_openssl_md`.
+            let len = unsafe { ssl_ffi::mbb_openssl_md_size(md.as_ptr()) };
+            Some(Self {
+                md,
+                len: usize::try_from(len).ok().filter(|&l| l > 0 && l <= 64)?,
+            })
+        }
+        #[cfg(not(mbhash_openssl))]
+        {
+            let _ = name;
+            None
+        }
+    }
+
+    /// Digest bytes.
+    pub fn len(&self) -> usize {
+        #[cfg(mbhash_openssl)]
+        return self.len;
+        #[cfg(not(mbhash_openssl))]
+        match *self {}
+    }
+
+    /// Never true: a digest has bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Hashes `data` into `out[..self.len()]`.
+    ///
+    /// # Panics
+    /// If `out` is shorter than the digest, or OpenSSL fails.
+    pub fn digest(&self, data: &[u8], out: &mut [u8]) {
+        #[cfg(mbhash_openssl)]
+        {
+            assert!(out.len() >= self.len, "openssl: output too short");
+            // SAFETY: `md` is live; `data` is readable for its length; `out`
+            // has room for the digest (checked above).
+            let rc = unsafe {
+                ssl_ffi::mbb_openssl_digest(
+                    self.md.as_ptr(),
+                    data.as_ptr(),
+                    data.len(),
+                    out.as_mut_ptr(),
+                )
+            };
+            assert_eq!(rc, 0, "openssl: EVP_Digest failed");
+        }
+        #[cfg(not(mbhash_openssl))]
+        {
+            let _ = (data, out);
+            match *self {}
+        }
     }
 }
