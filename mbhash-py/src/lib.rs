@@ -21,6 +21,7 @@ mod engines;
 mod files;
 mod hasher;
 mod many;
+mod s3;
 
 use pyo3::prelude::*;
 
@@ -48,6 +49,7 @@ fn mbhash(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hasher::register(m)?;
     m.add_function(wrap_pyfunction!(many::hash_many, m)?)?;
     m.add_function(wrap_pyfunction!(files::hash_files, m)?)?;
+    m.add_function(wrap_pyfunction!(s3::s3_etag, m)?)?;
     m.add_function(wrap_pyfunction!(crc::crc32c, m)?)?;
     m.add_function(wrap_pyfunction!(crc::crc32c_combine, m)?)?;
     m.add_function(wrap_pyfunction!(crc::crc32, m)?)?;
