@@ -31,7 +31,14 @@
 //! `writers`, `cpu_s_per_gib`, `p50_us`, `p99_us`, `cpu_vs_sha2` (CPU per
 //! GiB against the `per-writer` row at the same writer count) and
 //! `direct_p50_us` (a one-stream hash of one record on the writer's
-//! thread, measured in the same round).
+//! thread, measured in the same round), `floor_vs_sha2` (service and pool
+//! rows: the physical floor of a shared hasher, the engine's cheapest
+//! CPU per lane-block over the fastest one-stream kernel's, both from
+//! `auto`'s calibration in this process: see
+//! [`Engine::floor_vs_one_stream`](mbhash_core::engine::Engine::floor_vs_one_stream);
+//! `null` on the per-writer row) and `cpu_vs_floor` (`cpu_vs_sha2` over
+//! `floor_vs_sha2`: 1.0 is a shared hasher that costs no more than its
+//! kernels).
 
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -160,7 +167,7 @@ pub fn run(c: &Config) -> Result<(), String> {
             println!("(CPU time unavailable: /proc/self/stat not readable)");
         }
         println!(
-            "{:<10} {:>7}  {:<10} {:<8} {:>10} {:>7} {:>8} {:>9} {:>6} {:>6} {:>8} {:>8} {:>7}",
+            "{:<10} {:>7}  {:<10} {:<8} {:>10} {:>7} {:>8} {:>9} {:>6} {:>6} {:>8} {:>8} {:>7} {:>6} {:>7}",
             "algo",
             "writers",
             "mode",
@@ -173,29 +180,36 @@ pub fn run(c: &Config) -> Result<(), String> {
             "batch",
             "p50 us",
             "p99 us",
-            "CPU/sha2"
+            "CPU/sha2",
+            "floor",
+            "CPU/flr"
         );
     }
     for &algo in &algos {
         let mut builder = HashService::builder();
-        let engine = match (algo, c.engine) {
+        // The engine's name, and the floor of a shared hasher on it (from
+        // `auto`'s costs, measured in this process).
+        let (engine, floor) = match (algo, c.engine) {
             (Algo::Sha256 | Algo::Sha224, Some(e)) => {
                 let e = Sha256Engine::from_name(e).map_err(|e| e.to_string())?;
                 builder = builder.sha256_engine(e);
-                e.name()
+                (e.name(), e.floor_vs_one_stream())
             }
             (_, Some(e)) => {
                 let e = Sha512Engine::from_name(e).map_err(|e| e.to_string())?;
                 builder = builder.sha512_engine(e);
-                e.name()
+                (e.name(), e.floor_vs_one_stream())
             }
-            (Algo::Sha256 | Algo::Sha224, None) => Sha256Engine::try_configured()
-                .map_err(|e| e.to_string())?
-                .name(),
-            (_, None) => Sha512Engine::try_configured()
-                .map_err(|e| e.to_string())?
-                .name(),
+            (Algo::Sha256 | Algo::Sha224, None) => {
+                let e = Sha256Engine::try_configured().map_err(|e| e.to_string())?;
+                (e.name(), e.floor_vs_one_stream())
+            }
+            (_, None) => {
+                let e = Sha512Engine::try_configured().map_err(|e| e.to_string())?;
+                (e.name(), e.floor_vs_one_stream())
+            }
         };
+        let floor = f64::from(floor);
         let service = builder.build().map_err(|e| e.to_string())?;
         let pool = Pool::new();
         if let Some(e) = c.engine {
@@ -244,10 +258,13 @@ pub fn run(c: &Config) -> Result<(), String> {
                 let mean_batch =
                     (is_service && p.batches > 0).then(|| p.records as f64 / p.batches as f64);
                 let cpu_vs_sha2 = p.cpu_s_per_gib().zip(base_cpu).map(|(a, b)| a / b);
+                // The per-writer row hashes with sha2 itself: no floor.
+                let floor_vs_sha2 = (mode != "per-writer").then_some(floor);
+                let cpu_vs_floor = cpu_vs_sha2.zip(floor_vs_sha2).map(|(c, f)| c / f);
                 let (p50, p99) = (p.latency_us(0.5), p.latency_us(0.99));
                 if c.json {
                     println!(
-                        "{{\"algo\":\"{algo}\",\"impl\":\"{imp}\",\"engine\":\"{eng}\",\"mode\":\"{mode}\",\"size\":{RECORD},\"streams\":{writers},\"workers\":{},\"records_per_s\":{:.1},\"gbps\":{:.4},\"vs_sha2\":{:.4},\"cpu_s_per_gb\":{},\"cpu_util\":{},\"mean_batch\":{},\"writers\":{writers},\"cpu_s_per_gib\":{},\"p50_us\":{},\"p99_us\":{},\"cpu_vs_sha2\":{},\"direct_p50_us\":{}}}",
+                        "{{\"algo\":\"{algo}\",\"impl\":\"{imp}\",\"engine\":\"{eng}\",\"mode\":\"{mode}\",\"size\":{RECORD},\"streams\":{writers},\"workers\":{},\"records_per_s\":{:.1},\"gbps\":{:.4},\"vs_sha2\":{:.4},\"cpu_s_per_gb\":{},\"cpu_util\":{},\"mean_batch\":{},\"writers\":{writers},\"cpu_s_per_gib\":{},\"p50_us\":{},\"p99_us\":{},\"cpu_vs_sha2\":{},\"direct_p50_us\":{},\"floor_vs_sha2\":{},\"cpu_vs_floor\":{}}}",
                         if is_service { service.workers() } else { 0 },
                         p.records_per_s(),
                         p.gbps(),
@@ -260,10 +277,12 @@ pub fn run(c: &Config) -> Result<(), String> {
                         json_num(p99),
                         json_num(cpu_vs_sha2),
                         json_num(direct_p50),
+                        json_num(floor_vs_sha2),
+                        json_num(cpu_vs_floor),
                     );
                 } else {
                     println!(
-                        "{:<10} {:>7}  {:<10} {:<8} {:>10.0} {:>7.3} {:>7.2}x {:>9} {:>6} {:>6} {:>8} {:>8} {:>7}",
+                        "{:<10} {:>7}  {:<10} {:<8} {:>10.0} {:>7.3} {:>7.2}x {:>9} {:>6} {:>6} {:>8} {:>8} {:>7} {:>6} {:>7}",
                         algo.name(),
                         writers,
                         mode,
@@ -277,6 +296,8 @@ pub fn run(c: &Config) -> Result<(), String> {
                         text_num(p50, 1),
                         text_num(p99, 1),
                         text_num(cpu_vs_sha2, 2),
+                        text_num(floor_vs_sha2, 2),
+                        text_num(cpu_vs_floor, 2),
                     );
                 }
             }

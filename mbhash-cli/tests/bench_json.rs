@@ -149,3 +149,54 @@ fn md5_sha1_sm3_rows_are_against_their_rustcrypto_crates() {
         }
     }
 }
+
+/// The pipeline rows carry the physical floor of a shared hasher
+/// (`floor_vs_sha2`, from the kernels' costs measured in the run) on the
+/// service and pool rows, and the CPU against it (`cpu_vs_floor`); the
+/// per-writer row (sha2 itself) has none.
+#[test]
+fn pipeline_rows_report_the_floor() {
+    let out = Command::new(MBHASH)
+        .args([
+            "bench",
+            "--pipeline",
+            "--quick",
+            "--json",
+            "--algo",
+            "sha256,sha384",
+            "--streams",
+            "2",
+            "--rounds",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with('{')).collect();
+    assert_eq!(rows.len(), 2 * 3, "{stdout}");
+    for row in &rows {
+        let floor = field(row, "floor_vs_sha2").unwrap_or_else(|| panic!("no floor in {row}"));
+        let vs_floor = field(row, "cpu_vs_floor").unwrap_or_else(|| panic!("{row}"));
+        // Added beside the older fields, which stay.
+        assert!(field(row, "cpu_vs_sha2").is_some(), "{row}");
+        if field(row, "mode") == Some("per-writer") {
+            assert_eq!((floor, vs_floor), ("null", "null"), "{row}");
+            continue;
+        }
+        let floor: f64 = floor.parse().unwrap();
+        assert!(floor > 0.0 && floor.is_finite(), "{row}");
+        if field(row, "engine") == Some("auto") {
+            // `auto` may run the one-lane kernel for every lane: never
+            // above one stream.
+            assert!(floor <= 1.0, "{row}");
+        }
+        if let Ok(cpu) = field(row, "cpu_vs_sha2").unwrap().parse::<f64>() {
+            let vs_floor: f64 = vs_floor.parse().unwrap();
+            assert!(
+                (vs_floor - cpu / floor).abs() <= 1e-3 * vs_floor.max(1.0) + 1e-3,
+                "{row}"
+            );
+        }
+    }
+}

@@ -91,6 +91,71 @@ fn auto_plan_is_sane() {
     }
 }
 
+/// The floor of a shared hasher is worked out from `auto`'s measured costs:
+/// the cheapest per-lane step the engine may run over the cheapest one-lane
+/// step, for `auto` and for each named engine this CPU runs.
+#[test]
+fn floor_comes_from_the_measured_costs() {
+    use mbhash_core::engine::Sha512Engine;
+    fn check<K: mbhash_core::engine::Kernels>(
+        kinds: &[(&str, &[Step])],
+        width: impl Fn(Step) -> f32,
+    ) {
+        let auto = mbhash_core::engine::Engine::<K>::auto();
+        let cost = |s: Step| auto.plan().cost(s);
+        let one = cost(Step::Scalar).min(cost(Step::Narrow1));
+        let best = Step::ALL
+            .into_iter()
+            .map(|s| cost(s) / width(s))
+            .fold(f32::INFINITY, f32::min);
+        let floor = auto.floor_vs_one_stream();
+        assert_eq!(floor, best / one, "auto");
+        assert!(floor > 0.0 && floor <= 1.0, "auto floor {floor}");
+        for (name, steps) in kinds {
+            let Ok(engine) = mbhash_core::engine::Engine::<K>::from_name(name) else {
+                continue;
+            };
+            let expected = steps
+                .iter()
+                .map(|s| cost(*s) / width(*s))
+                .fold(f32::INFINITY, f32::min)
+                / one;
+            assert_eq!(engine.floor_vs_one_stream(), expected, "{name}");
+        }
+    }
+    let width = |mid: f32, wide: f32| {
+        move |s: Step| match s {
+            Step::Scalar | Step::Narrow1 => 1.0,
+            Step::Narrow2 => 2.0,
+            Step::Narrow4 => 4.0,
+            Step::Mid => mid,
+            Step::Wide => wide,
+        }
+    };
+    check::<mbhash_core::engine::Sha256Kernels>(
+        <mbhash_core::engine::Sha256Kernels as mbhash_core::engine::Kernels>::KINDS,
+        width(8.0, 16.0),
+    );
+    check::<mbhash_core::engine::Sha512Kernels>(
+        <mbhash_core::engine::Sha512Kernels as mbhash_core::engine::Kernels>::KINDS,
+        width(4.0, 8.0),
+    );
+    // The scalar engine shares nothing: its floor is the portable kernel
+    // against the fastest one-lane kernel, never below one stream.
+    assert!(
+        Sha256Engine::from_name("scalar")
+            .unwrap()
+            .floor_vs_one_stream()
+            >= 1.0
+    );
+    assert!(
+        Sha512Engine::from_name("scalar")
+            .unwrap()
+            .floor_vs_one_stream()
+            >= 1.0
+    );
+}
+
 /// A forced engine runs its own kernel for every lane fill (never quietly
 /// another one).
 #[test]

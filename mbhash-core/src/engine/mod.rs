@@ -594,6 +594,37 @@ impl<K: Kernels> Engine<K> {
         &self.plan
     }
 
+    /// The physical floor of a hasher that many streams share on this
+    /// engine, against hashing each stream by itself: the least time per
+    /// lane-block among the steps this engine may run, every lane of the
+    /// call busy (on `auto`, usually its widest kernel), over the time per
+    /// block of this CPU's fastest one-lane kernel (SHA-NI or the AVX2
+    /// schedule, as a one-stream hasher such as `sha2`'s runs). Both are
+    /// `auto`'s costs measured in this process (this calibrates `auto` if
+    /// no caller has yet). A shared pool or service cannot use less CPU per
+    /// byte than this share of one stream's; 1.0 or more means sharing
+    /// saves none.
+    ///
+    /// ```
+    /// use mbhash_core::engine::Sha256Engine;
+    /// let floor = Sha256Engine::auto().floor_vs_one_stream();
+    /// assert!(floor > 0.0 && floor <= 1.0);
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn floor_vs_one_stream(&self) -> f32 {
+        let measured = Self::auto().plan;
+        let per_lane_block = Step::ALL
+            .into_iter()
+            .filter(|s| self.plan.allows(*s) && measured.allows(*s))
+            .map(|s| measured.cost(s) / Self::width(s) as f32)
+            .fold(f32::INFINITY, f32::min);
+        // `auto` always allows the portable kernel: `one` is finite.
+        let one = measured
+            .cost(Step::Scalar)
+            .min(measured.cost(Step::Narrow1));
+        per_lane_block / one
+    }
+
     /// The step this engine runs for `busy` lanes: e.g. how `auto` runs a
     /// flush with 3 lanes left.
     pub fn choose(&self, busy: u32) -> Step {
