@@ -51,6 +51,9 @@ fn install() -> &'static Install {
         for h in [
             "sha256_mb.h",
             "sha512_mb.h",
+            "md5_mb.h",
+            "sha1_mb.h",
+            "sm3_mb.h",
             "multi_buffer.h",
             "isal_crypto_api.h",
             "types.h",
