@@ -123,6 +123,15 @@ fn run(exe: &Path, args: &[&str], env: &[(&str, &str)], valgrind: bool) -> Strin
     stdout
 }
 
+/// The families of the drop-in: each one's engine variable and algorithm.
+const FAMILIES: [(&str, mbhash_ffi::mbh_algorithm); 5] = [
+    ("MBHASH_SHA256_ENGINE", mbhash_ffi::MBH_SHA256),
+    ("MBHASH_SHA512_ENGINE", mbhash_ffi::MBH_SHA512),
+    ("MBHASH_MD5_ENGINE", mbhash_ffi::MBH_MD5),
+    ("MBHASH_SHA1_ENGINE", mbhash_ffi::MBH_SHA1),
+    ("MBHASH_SM3_ENGINE", mbhash_ffi::MBH_SM3),
+];
+
 /// The engines of a family that this CPU runs (after `MBHASH_DISABLE`), but
 /// `auto`; prints a SKIPPED line for each of the others.
 fn engines(alg: mbhash_ffi::mbh_algorithm) -> Vec<String> {
@@ -172,10 +181,7 @@ fn vectors_asan() {
     let exe = build("isal_vectors", Link::Static);
     run(&exe, &[&vectors()], &[], false);
     // The short vectors on the scalar engine: a manager of one lane.
-    let scalar = [
-        ("MBHASH_SHA256_ENGINE", "scalar"),
-        ("MBHASH_SHA512_ENGINE", "scalar"),
-    ];
+    let scalar = FAMILIES.map(|(var, _)| (var, "scalar"));
     run(&exe, &[&vectors(), "quick"], &scalar, false);
 }
 
@@ -185,10 +191,7 @@ fn random_asan() {
     run(&exe, &["1000"], &[], false);
     run(&exe, &["3000", "0xfeed"], &[], false);
     // Every engine, a smaller workload each.
-    for (var, alg) in [
-        ("MBHASH_SHA256_ENGINE", mbhash_ffi::MBH_SHA256),
-        ("MBHASH_SHA512_ENGINE", mbhash_ffi::MBH_SHA512),
-    ] {
+    for (var, alg) in FAMILIES {
         for engine in engines(alg) {
             run(&exe, &["250", "0x5eed"], &[(var, &engine)], false);
         }
@@ -199,24 +202,10 @@ fn random_asan() {
 fn errors_asan() {
     let exe = build("isal_errors", Link::Static);
     run(&exe, &[], &[], false);
-    run(
-        &exe,
-        &[],
-        &[
-            ("MBHASH_SHA256_ENGINE", "scalar"),
-            ("MBHASH_SHA512_ENGINE", "scalar"),
-        ],
-        false,
-    );
-    run(
-        &exe,
-        &["bad-env"],
-        &[
-            ("MBHASH_SHA256_ENGINE", "bogus"),
-            ("MBHASH_SHA512_ENGINE", "sha3"),
-        ],
-        false,
-    );
+    run(&exe, &[], &FAMILIES.map(|(var, _)| (var, "scalar")), false);
+    let bad = ["bogus", "sha3", "md6", "sha0", "sm4"];
+    let bad: Vec<(&str, &str)> = FAMILIES.iter().zip(bad).map(|((var, _), b)| (*var, b)).collect();
+    run(&exe, &["bad-env"], &bad, false);
     // The deprecated init cannot report a bad engine: it says why and aborts.
     let out = Command::new(&exe)
         .arg("old-init")
