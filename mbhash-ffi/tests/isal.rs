@@ -204,7 +204,11 @@ fn errors_asan() {
     run(&exe, &[], &[], false);
     run(&exe, &[], &FAMILIES.map(|(var, _)| (var, "scalar")), false);
     let bad = ["bogus", "sha3", "md6", "sha0", "sm4"];
-    let bad: Vec<(&str, &str)> = FAMILIES.iter().zip(bad).map(|((var, _), b)| (*var, b)).collect();
+    let bad: Vec<(&str, &str)> = FAMILIES
+        .iter()
+        .zip(bad)
+        .map(|((var, _), b)| (*var, b))
+        .collect();
     run(&exe, &["bad-env"], &bad, false);
     // The deprecated init cannot report a bad engine: it says why and aborts.
     let out = Command::new(&exe)
