@@ -264,6 +264,62 @@ fn init_valgrind() {
     }
 }
 
+/// isa-l_crypto's own library, if `MBHASH_ISAL_CRYPTO_DIR` names one
+/// (`lib/libisal_crypto.a`, `include/isa-l_crypto/`): `tests/c/isal_digests.c`
+/// built against it (its headers, its library; no mbhash in that program)
+/// and against the drop-in (under ASan/UBSan) prints the same bytes for
+/// every family's streams: digests as the managers leave them, lengths and
+/// statuses.
+#[test]
+fn same_as_isal_crypto() {
+    let Some(dir) = std::env::var_os("MBHASH_ISAL_CRYPTO_DIR").map(PathBuf::from) else {
+        skip_or_require(
+            "isal_crypto",
+            "isal same_as_isal_crypto",
+            "MBHASH_ISAL_CRYPTO_DIR is not set",
+        );
+        return;
+    };
+    let lib = dir.join("lib/libisal_crypto.a");
+    let headers = dir.join("include/isa-l_crypto/md5_mb.h");
+    if !lib.is_file() || !headers.is_file() {
+        skip_or_require(
+            "isal_crypto",
+            "isal same_as_isal_crypto",
+            &format!("{} lacks lib/libisal_crypto.a or md5_mb.h", dir.display()),
+        );
+        return;
+    }
+    let source = crate_dir().join("tests/c/isal_digests.c");
+    let theirs = install().out.join("isal_digests-isal-crypto");
+    let mut cmd = mbhash_test_support::c::compiler(&source, Link::Shared);
+    cmd.arg(format!("-I{}", dir.join("include").display()))
+        .arg("-o")
+        .arg(&theirs)
+        .arg(&lib);
+    run_ok(&mut cmd, "building isal_digests against isa-l_crypto");
+    let ours = build("isal_digests", Link::Static);
+    let output = |exe: &Path| {
+        let out = Command::new(exe)
+            .arg("300")
+            .output()
+            .expect("run isal_digests");
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            exe.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("ASCII output")
+    };
+    let (want, got) = (output(&theirs), output(&ours));
+    assert_eq!(want.lines().count(), 5 * 300, "{want}");
+    for (w, g) in want.lines().zip(got.lines()) {
+        assert_eq!(g, w, "drop-in (left) against isa-l_crypto (right)");
+    }
+    assert_eq!(got.lines().count(), want.lines().count());
+}
+
 /// The headers compile as C++ and the library runs from C++.
 #[test]
 fn headers_as_cxx() {
