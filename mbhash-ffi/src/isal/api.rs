@@ -179,7 +179,14 @@ unsafe fn isal_submit<F: IsalFamily>(
         if ctx_out.is_null() || !(ctx_out as usize).is_multiple_of(align_of::<*mut u8>()) {
             return Err(ERR_NULL_CTX);
         }
-        if buffer.is_null() && (flags == 0 || flags == HASH_ENTIRE) {
+        // isa-l_crypto's check of the source (for SM3 by length, else by
+        // flags); a NULL buffer with a length is refused below in any case.
+        let null_src = if F::NULL_SRC_BY_LENGTH {
+            buffer.is_null() && len != 0
+        } else {
+            buffer.is_null() && (flags == 0 || flags == HASH_ENTIRE)
+        };
+        if null_src {
             return Err(ERR_NULL_SRC);
         }
         // SAFETY: a checked manager; the context and buffer contracts are

@@ -55,6 +55,10 @@ pub(crate) trait IsalFamily: Family {
     /// True if the C job's `len` is a `uint32_t` (MD5, SHA-1; followed by
     /// 4 bytes of padding, where a 64-bit count's other half goes).
     const LEN32: bool;
+    /// True if isa-l_crypto's `isal_*_ctx_mgr_submit` refuses a NULL source
+    /// by its length (`len != 0`, any flags: SM3) rather than by its flags
+    /// (`UPDATE` or `ENTIRE`, any length: the others).
+    const NULL_SRC_BY_LENGTH: bool = false;
 
     /// Turns a finished job's chaining state into what isa-l_crypto leaves
     /// in `result_digest`: the state words themselves, but for SM3, whose
@@ -227,6 +231,7 @@ impl IsalFamily for Sm3Family {
     const READY: u64 = 0xfedc_ba98_7654_3210;
     const MGR_TAIL: LensTail = LensTail::new([0; 7], Self::READY, []);
     const LEN32: bool = false;
+    const NULL_SRC_BY_LENGTH: bool = true;
 
     #[inline]
     fn finish(state: &mut [u32; 8]) {
