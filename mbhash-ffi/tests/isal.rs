@@ -51,6 +51,9 @@ fn install() -> &'static Install {
         for h in [
             "sha256_mb.h",
             "sha512_mb.h",
+            "md5_mb.h",
+            "sha1_mb.h",
+            "sm3_mb.h",
             "multi_buffer.h",
             "isal_crypto_api.h",
             "types.h",
@@ -121,6 +124,15 @@ fn run(exe: &Path, args: &[&str], env: &[(&str, &str)], valgrind: bool) -> Strin
     stdout
 }
 
+/// The families of the drop-in: each one's engine variable and algorithm.
+const FAMILIES: [(&str, mbhash_ffi::mbh_algorithm); 5] = [
+    ("MBHASH_SHA256_ENGINE", mbhash_ffi::MBH_SHA256),
+    ("MBHASH_SHA512_ENGINE", mbhash_ffi::MBH_SHA512),
+    ("MBHASH_MD5_ENGINE", mbhash_ffi::MBH_MD5),
+    ("MBHASH_SHA1_ENGINE", mbhash_ffi::MBH_SHA1),
+    ("MBHASH_SM3_ENGINE", mbhash_ffi::MBH_SM3),
+];
+
 /// The engines of a family that this CPU runs (after `MBHASH_DISABLE`), but
 /// `auto`; prints a SKIPPED line for each of the others.
 fn engines(alg: mbhash_ffi::mbh_algorithm) -> Vec<String> {
@@ -170,10 +182,7 @@ fn vectors_asan() {
     let exe = build("isal_vectors", Link::Static);
     run(&exe, &[&vectors()], &[], false);
     // The short vectors on the scalar engine: a manager of one lane.
-    let scalar = [
-        ("MBHASH_SHA256_ENGINE", "scalar"),
-        ("MBHASH_SHA512_ENGINE", "scalar"),
-    ];
+    let scalar = FAMILIES.map(|(var, _)| (var, "scalar"));
     run(&exe, &[&vectors(), "quick"], &scalar, false);
 }
 
@@ -183,10 +192,7 @@ fn random_asan() {
     run(&exe, &["1000"], &[], false);
     run(&exe, &["3000", "0xfeed"], &[], false);
     // Every engine, a smaller workload each.
-    for (var, alg) in [
-        ("MBHASH_SHA256_ENGINE", mbhash_ffi::MBH_SHA256),
-        ("MBHASH_SHA512_ENGINE", mbhash_ffi::MBH_SHA512),
-    ] {
+    for (var, alg) in FAMILIES {
         for engine in engines(alg) {
             run(&exe, &["250", "0x5eed"], &[(var, &engine)], false);
         }
@@ -197,24 +203,14 @@ fn random_asan() {
 fn errors_asan() {
     let exe = build("isal_errors", Link::Static);
     run(&exe, &[], &[], false);
-    run(
-        &exe,
-        &[],
-        &[
-            ("MBHASH_SHA256_ENGINE", "scalar"),
-            ("MBHASH_SHA512_ENGINE", "scalar"),
-        ],
-        false,
-    );
-    run(
-        &exe,
-        &["bad-env"],
-        &[
-            ("MBHASH_SHA256_ENGINE", "bogus"),
-            ("MBHASH_SHA512_ENGINE", "sha3"),
-        ],
-        false,
-    );
+    run(&exe, &[], &FAMILIES.map(|(var, _)| (var, "scalar")), false);
+    let bad = ["bogus", "sha3", "md6", "sha0", "sm4"];
+    let bad: Vec<(&str, &str)> = FAMILIES
+        .iter()
+        .zip(bad)
+        .map(|((var, _), b)| (*var, b))
+        .collect();
+    run(&exe, &["bad-env"], &bad, false);
     // The deprecated init cannot report a bad engine: it says why and aborts.
     let out = Command::new(&exe)
         .arg("old-init")
@@ -267,6 +263,62 @@ fn init_valgrind() {
     if valgrind_or_skip("isal init_valgrind") {
         run(&build("isal_init", Link::Shared), &[], &[], true);
     }
+}
+
+/// isa-l_crypto's own library, if `MBHASH_ISAL_CRYPTO_DIR` names one
+/// (`lib/libisal_crypto.a`, `include/isa-l_crypto/`): `tests/c/isal_digests.c`
+/// built against it (its headers, its library; no mbhash in that program)
+/// and against the drop-in (under ASan/UBSan) prints the same bytes for
+/// every family's streams: digests as the managers leave them, lengths and
+/// statuses.
+#[test]
+fn same_as_isal_crypto() {
+    let Some(dir) = std::env::var_os("MBHASH_ISAL_CRYPTO_DIR").map(PathBuf::from) else {
+        skip_or_require(
+            "isal_crypto",
+            "isal same_as_isal_crypto",
+            "MBHASH_ISAL_CRYPTO_DIR is not set",
+        );
+        return;
+    };
+    let lib = dir.join("lib/libisal_crypto.a");
+    let headers = dir.join("include/isa-l_crypto/md5_mb.h");
+    if !lib.is_file() || !headers.is_file() {
+        skip_or_require(
+            "isal_crypto",
+            "isal same_as_isal_crypto",
+            &format!("{} lacks lib/libisal_crypto.a or md5_mb.h", dir.display()),
+        );
+        return;
+    }
+    let source = crate_dir().join("tests/c/isal_digests.c");
+    let theirs = install().out.join("isal_digests-isal-crypto");
+    let mut cmd = mbhash_test_support::c::compiler(&source, Link::Shared);
+    cmd.arg(format!("-I{}", dir.join("include").display()))
+        .arg("-o")
+        .arg(&theirs)
+        .arg(&lib);
+    run_ok(&mut cmd, "building isal_digests against isa-l_crypto");
+    let ours = build("isal_digests", Link::Static);
+    let output = |exe: &Path| {
+        let out = Command::new(exe)
+            .arg("300")
+            .output()
+            .expect("run isal_digests");
+        assert!(
+            out.status.success(),
+            "{}: {}",
+            exe.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).expect("ASCII output")
+    };
+    let (want, got) = (output(&theirs), output(&ours));
+    assert_eq!(want.lines().count(), 5 * 300, "{want}");
+    for (w, g) in want.lines().zip(got.lines()) {
+        assert_eq!(g, w, "drop-in (left) against isa-l_crypto (right)");
+    }
+    assert_eq!(got.lines().count(), want.lines().count());
 }
 
 /// The headers compile as C++ and the library runs from C++.

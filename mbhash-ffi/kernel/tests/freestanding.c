@@ -186,14 +186,31 @@ static const struct kat {
 
     {MBH_SHA512_224, ABC, "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa"},
     {MBH_SHA512_224, BITS_896, "23fec5bb94d60b23308192640b0c453335d664734fe40e7268674af9"},
+    /* MD5: RFC 1321's "abc" and ""; SHA-1: FIPS 180-4's examples and the
+     * NIST vectors; SM3: GB/T 32905-2016's "abc"; the rest as Python's
+     * hashlib computes them. */
+    {MBH_MD5, ABC, "900150983cd24fb0d6963f7d28e17f72"},
+    {MBH_MD5, EMPTY, "d41d8cd98f00b204e9800998ecf8427e"},
+    {MBH_MD5, BITS_896, "03dd8807a93175fb062dfb55dc7d359c"},
+    {MBH_MD5, MILLION_A, "7707d6ae4e027c70eea2a935c2296f21"},
+    {MBH_SHA1, ABC, "a9993e364706816aba3e25717850c26c9cd0d89d"},
+    {MBH_SHA1, EMPTY, "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
+    {MBH_SHA1, BITS_448, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
+    {MBH_SHA1, MILLION_A, "34aa973cd4c4daa4f61eeb2bdbad27316534016f"},
+    {MBH_SM3, ABC, "66c7f0f462eeedd9d1f2d46bdc10e4e24167c4875cf2f7a2297da02b8f4ba8e0"},
+    {MBH_SM3, EMPTY, "1ab21d8355cfa17f8e61194831e81a8f22bec8c728fefb747ed035eb5082aa2b"},
+    {MBH_SM3, BITS_448, "639b6cc5e64d9e37a390b192df4fa1ea0720ab747ff692b9f38c4e66ad7b8c05"},
+    {MBH_SM3, MILLION_A, "c8aaf89429554029e231941a2acc0ad61ff2a5acd8fadd25847a3a732b3b02c3"},
 };
 
 #define NKATS (sizeof KATS / sizeof KATS[0])
 
 static const mbh_algorithm ALGS[] = {MBH_SHA256,     MBH_SHA224,     MBH_SHA512,
-                                     MBH_SHA384,     MBH_SHA512_256, MBH_SHA512_224};
+                                     MBH_SHA384,     MBH_SHA512_256, MBH_SHA512_224,
+                                     MBH_MD5,        MBH_SHA1,       MBH_SM3};
 static const char *const ALG_NAMES[] = {"sha256",     "sha224",     "sha512",
-                                        "sha384",     "sha512/256", "sha512/224"};
+                                        "sha384",     "sha512/256", "sha512/224",
+                                        "md5",        "sha1",       "sm3"};
 
 static int failures;
 

@@ -25,6 +25,9 @@
 
 #include "isa-l_crypto/sha256_mb.h"
 #include "isa-l_crypto/sha512_mb.h"
+#include "isa-l_crypto/md5_mb.h"
+#include "isa-l_crypto/sha1_mb.h"
+#include "isa-l_crypto/sm3_mb.h"
 #include "mbhash.h"
 #include <sys/uio.h>
 
@@ -255,32 +258,39 @@ static ISAL_SHA256_HASH_CTX_MGR isal256;
 static ISAL_SHA256_HASH_CTX ctx256[NCTX];
 static ISAL_SHA512_HASH_CTX_MGR isal512;
 static ISAL_SHA512_HASH_CTX ctx512[NCTX];
+static ISAL_MD5_HASH_CTX_MGR isalmd5;
+static ISAL_MD5_HASH_CTX ctxmd5[NCTX];
+static ISAL_SHA1_HASH_CTX_MGR isalsha1;
+static ISAL_SHA1_HASH_CTX ctxsha1[NCTX];
+static ISAL_SM3_HASH_CTX_MGR isalsm3;
+static ISAL_SM3_HASH_CTX ctxsm3[NCTX];
 
-/* The isa-l_crypto compatible functions of one family. */
-#define ISAL_FAMILY(bits, mgr, ctx)                                                            \
+/* The isa-l_crypto compatible functions of one family (`fam` as in the
+ * function names, `FAM` as in the types). */
+#define ISAL_FAMILY(fam, FAM, mgr, ctx)                                                        \
     do {                                                                                       \
         int e;                                                                                 \
-        ISAL_SHA##bits##_HASH_CTX *out;                                                        \
-        MEASURE("isal_sha" #bits "_ctx_mgr_init", e = isal_sha##bits##_ctx_mgr_init(&mgr));    \
+        ISAL_##FAM##_HASH_CTX *out;                                                            \
+        MEASURE("isal_" #fam "_ctx_mgr_init", e = isal_##fam##_ctx_mgr_init(&mgr));            \
         if (e) failures++;                                                                     \
         for (size_t i = 0; i < NCTX; i++) {                                                    \
             isal_hash_ctx_init(&ctx[i]);                                                       \
-            MEASURE("isal_sha" #bits "_ctx_mgr_submit",                                        \
-                    e = isal_sha##bits##_ctx_mgr_submit(&mgr, &ctx[i], &out, data,             \
-                                                        (uint32_t)LENS[i % NLENS],             \
-                                                        ISAL_HASH_ENTIRE));                    \
+            MEASURE("isal_" #fam "_ctx_mgr_submit",                                            \
+                    e = isal_##fam##_ctx_mgr_submit(&mgr, &ctx[i], &out, data,                 \
+                                                    (uint32_t)LENS[i % NLENS],                 \
+                                                    ISAL_HASH_ENTIRE));                        \
             if (e) failures++;                                                                 \
         }                                                                                      \
         do {                                                                                   \
-            MEASURE("isal_sha" #bits "_ctx_mgr_flush",                                         \
-                    e = isal_sha##bits##_ctx_mgr_flush(&mgr, &out));                           \
+            MEASURE("isal_" #fam "_ctx_mgr_flush", e = isal_##fam##_ctx_mgr_flush(&mgr, &out)); \
             if (e) failures++;                                                                 \
         } while (out);                                                                         \
     } while (0)
 
 static void *workload(void *arg) {
     (void)arg;
-    static const mbh_algorithm algs[] = {MBH_SHA256, MBH_SHA224, MBH_SHA512, MBH_SHA384, MBH_SHA512_256, MBH_SHA512_224};
+    static const mbh_algorithm algs[] = {MBH_SHA256, MBH_SHA224, MBH_SHA512, MBH_SHA384, MBH_SHA512_256,
+                                         MBH_SHA512_224, MBH_MD5, MBH_SHA1, MBH_SM3};
     for (size_t a = 0; a < sizeof algs / sizeof algs[0]; a++) {
         queries(algs[a]);
         pooled(algs[a]);
@@ -296,8 +306,11 @@ static void *workload(void *arg) {
             if (supported) native(algs[a], name);
         }
     }
-    ISAL_FAMILY(256, isal256, ctx256);
-    ISAL_FAMILY(512, isal512, ctx512);
+    ISAL_FAMILY(sha256, SHA256, isal256, ctx256);
+    ISAL_FAMILY(sha512, SHA512, isal512, ctx512);
+    ISAL_FAMILY(md5, MD5, isalmd5, ctxmd5);
+    ISAL_FAMILY(sha1, SHA1, isalsha1, ctxsha1);
+    ISAL_FAMILY(sm3, SM3, isalsm3, ctxsm3);
     return NULL;
 }
 

@@ -1,5 +1,5 @@
-//! The exports: `isal_sha{256,512}_ctx_mgr_{init,submit,flush}` and the
-//! deprecated `sha{256,512}_ctx_mgr_{init,submit,flush}`.
+//! The exports: `isal_{sha256,sha512,md5,sha1,sm3}_ctx_mgr_{init,submit,flush}`
+//! and the deprecated `{sha256,...}_ctx_mgr_{init,submit,flush}`.
 //!
 //! The `isal_` functions check their arguments in isa-l_crypto's order
 //! (manager, then contexts, then the source buffer), and map a context
@@ -21,12 +21,13 @@
 use core::ffi::c_int;
 use core::ptr;
 
-use mbhash_core::alg::{Sha256Family, Sha512Family};
+use mbhash_core::alg::{Md5Family, Sha1Family, Sha256Family, Sha512Family, Sm3Family};
 use mbhash_core::engine::{EngineError, LaneEngine};
 
 use super::ctx::{self, NullSource};
 use super::lanes::{LaneMgr, MgrState};
-use super::layout::{CTX_ALIGN, HashCtx, IsalFamily, MGR_ALIGN, Sha256CtxMgr, Sha512CtxMgr};
+use super::layout::{CTX_ALIGN, HashCtx, IsalFamily, MGR_ALIGN};
+use super::layout::{Md5CtxMgr, Sha1CtxMgr, Sha256CtxMgr, Sha512CtxMgr, Sm3CtxMgr};
 use super::{ERROR_ALREADY_COMPLETED, ERROR_ALREADY_PROCESSING, ERROR_INVALID_FLAGS};
 use super::{ERROR_NONE, HASH_ENTIRE};
 use crate::boundary::guard;
@@ -43,9 +44,9 @@ const ERR_INVALID_FLAGS: c_int = 2011;
 const ERR_ALREADY_PROCESSING: c_int = 2012;
 /// `ISAL_CRYPTO_ERR_ALREADY_COMPLETED`.
 const ERR_ALREADY_COMPLETED: c_int = 2013;
-/// `MBH_ISAL_ERR_ENGINE` (an mbhash extension): the engine named by
-/// `MBHASH_SHA256_ENGINE` / `MBHASH_SHA512_ENGINE` is unknown or
-/// unsupported on this CPU.
+/// `MBH_ISAL_ERR_ENGINE` (an mbhash extension): the engine named by the
+/// family's `MBHASH_<FAMILY>_ENGINE` (`MBHASH_SHA256_ENGINE`, ...,
+/// `MBHASH_SM3_ENGINE`) is unknown or unsupported on this CPU.
 const ERR_ENGINE: c_int = 2900;
 /// `MBH_ISAL_ERR_PANIC` (an mbhash extension): a Rust panic was caught (a
 /// bug in mbhash), or the manager was poisoned by one.
@@ -178,7 +179,14 @@ unsafe fn isal_submit<F: IsalFamily>(
         if ctx_out.is_null() || !(ctx_out as usize).is_multiple_of(align_of::<*mut u8>()) {
             return Err(ERR_NULL_CTX);
         }
-        if buffer.is_null() && (flags == 0 || flags == HASH_ENTIRE) {
+        // isa-l_crypto's check of the source (for SM3 by length, else by
+        // flags); a NULL buffer with a length is refused below in any case.
+        let null_src = if F::NULL_SRC_BY_LENGTH {
+            buffer.is_null() && len != 0
+        } else {
+            buffer.is_null() && (flags == 0 || flags == HASH_ENTIRE)
+        };
+        if null_src {
             return Err(ERR_NULL_SRC);
         }
         // SAFETY: a checked manager; the context and buffer contracts are
@@ -466,3 +474,130 @@ pub unsafe extern "C" fn sha512_ctx_mgr_flush(mgr: *mut Sha512CtxMgr) -> *mut Sh
     // SAFETY: forwarded contract.
     unsafe { old_flush::<Sha512Family>(mgr) }
 }
+
+/// The six exports of one more family, as SHA-512's (whose documentation
+/// they point to): `$init`, `$submit`, `$flush` and the deprecated
+/// `$old_init`, `$old_submit`, `$old_flush`.
+macro_rules! family_exports {
+    ($fam:ty, $mgr:ty, $name:literal, $size:literal, $var:literal,
+     $init:ident, $submit:ident, $flush:ident,
+     $old_init:ident, $old_submit:ident, $old_flush:ident) => {
+        #[doc = concat!("Initialises ", $name, " manager in caller memory (", $size, " bytes); as")]
+        #[doc = concat!("`isal_sha256_ctx_mgr_init` (`", $var, "`).")]
+        ///
+        /// # Safety
+        /// `mgr` is NULL or writable for the C manager's size; the jobs in
+        /// flight in it, if any, are forgotten.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $init(mgr: *mut $mgr) -> c_int {
+            // SAFETY: forwarded contract.
+            unsafe { isal_init::<$fam>(mgr) }
+        }
+
+        #[doc = concat!("As `isal_sha256_ctx_mgr_submit`, for ", $name, " manager.")]
+        ///
+        /// # Safety
+        /// As `isal_sha256_ctx_mgr_submit`.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $submit(
+            mgr: *mut $mgr,
+            ctx_in: *mut HashCtx<$fam>,
+            ctx_out: *mut *mut HashCtx<$fam>,
+            buffer: *const u8,
+            len: u32,
+            flags: u32,
+        ) -> c_int {
+            // SAFETY: forwarded contract.
+            unsafe { isal_submit::<$fam>(mgr, ctx_in, ctx_out, buffer, len, flags) }
+        }
+
+        #[doc = concat!("As `isal_sha256_ctx_mgr_flush`, for ", $name, " manager.")]
+        ///
+        /// # Safety
+        /// As `isal_sha256_ctx_mgr_flush`.
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $flush(mgr: *mut $mgr, ctx_out: *mut *mut HashCtx<$fam>) -> c_int {
+            // SAFETY: forwarded contract.
+            unsafe { isal_flush::<$fam>(mgr, ctx_out) }
+        }
+
+        #[doc = concat!("Deprecated form of `", stringify!($init), "`; aborts with a message")]
+        /// if the configured engine cannot run.
+        ///
+        /// # Safety
+        #[doc = concat!("As `", stringify!($init), "`.")]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $old_init(mgr: *mut $mgr) {
+            // SAFETY: forwarded contract.
+            unsafe { old_init::<$fam>(mgr) }
+        }
+
+        #[doc = concat!("Deprecated form of `", stringify!($submit), "`: returns the")]
+        /// context that comes back, or NULL.
+        ///
+        /// # Safety
+        #[doc = concat!("As `", stringify!($submit), "`.")]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $old_submit(
+            mgr: *mut $mgr,
+            ctx: *mut HashCtx<$fam>,
+            buffer: *const u8,
+            len: u32,
+            flags: u32,
+        ) -> *mut HashCtx<$fam> {
+            // SAFETY: forwarded contract.
+            unsafe { old_submit::<$fam>(mgr, ctx, buffer, len, flags) }
+        }
+
+        #[doc = concat!("Deprecated form of `", stringify!($flush), "`: returns the")]
+        /// context that comes back, or NULL.
+        ///
+        /// # Safety
+        #[doc = concat!("As `", stringify!($flush), "`.")]
+        #[unsafe(no_mangle)]
+        pub unsafe extern "C" fn $old_flush(mgr: *mut $mgr) -> *mut HashCtx<$fam> {
+            // SAFETY: forwarded contract.
+            unsafe { old_flush::<$fam>(mgr) }
+        }
+    };
+}
+
+family_exports!(
+    Md5Family,
+    Md5CtxMgr,
+    "an MD5",
+    1192,
+    "MBHASH_MD5_ENGINE",
+    isal_md5_ctx_mgr_init,
+    isal_md5_ctx_mgr_submit,
+    isal_md5_ctx_mgr_flush,
+    md5_ctx_mgr_init,
+    md5_ctx_mgr_submit,
+    md5_ctx_mgr_flush
+);
+family_exports!(
+    Sha1Family,
+    Sha1CtxMgr,
+    "a SHA-1",
+    656,
+    "MBHASH_SHA1_ENGINE",
+    isal_sha1_ctx_mgr_init,
+    isal_sha1_ctx_mgr_submit,
+    isal_sha1_ctx_mgr_flush,
+    sha1_ctx_mgr_init,
+    sha1_ctx_mgr_submit,
+    sha1_ctx_mgr_flush
+);
+family_exports!(
+    Sm3Family,
+    Sm3CtxMgr,
+    "an SM3",
+    848,
+    "MBHASH_SM3_ENGINE",
+    isal_sm3_ctx_mgr_init,
+    isal_sm3_ctx_mgr_submit,
+    isal_sm3_ctx_mgr_flush,
+    sm3_ctx_mgr_init,
+    sm3_ctx_mgr_submit,
+    sm3_ctx_mgr_flush
+);

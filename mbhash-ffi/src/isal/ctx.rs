@@ -109,7 +109,7 @@ pub(crate) unsafe fn submit<F: IsalFamily>(
         if c.partial.take_block().is_some() {
             let block = partial_blocks(ctx);
             c.job.buffer = block.cast_mut().cast();
-            c.job.len = 1;
+            c.job.set_blocks(1);
             // SAFETY: `ctx` is in no lane and `c` is not used again; its
             // partial block stays valid until the context comes back (the
             // caller's contract).
@@ -158,6 +158,9 @@ unsafe fn resubmit<F: IsalFamily>(
         // in), so nothing else refers to it.
         let c = unsafe { &mut *ctx };
         if c.status & STS_COMPLETE != 0 {
+            // The padded blocks are done: the state is the digest, stored
+            // as isa-l_crypto stores it (byte-swapped for SM3).
+            F::finish(&mut c.job.result_digest);
             c.status = STS_COMPLETE;
             return ctx;
         }
@@ -172,7 +175,7 @@ unsafe fn resubmit<F: IsalFamily>(
             c.incoming_buffer_length = 0;
             if !blocks.is_empty() {
                 c.job.buffer = blocks.as_ptr().cast::<u8>().cast_mut();
-                c.job.len = blocks.len() as u64;
+                c.job.set_blocks(blocks.len() as u64);
                 // SAFETY: in no lane, `c` not used again; the caller's buffer
                 // stays readable until the context comes back.
                 ctx = unsafe { mgr.submit(ctx) };
@@ -186,7 +189,7 @@ unsafe fn resubmit<F: IsalFamily>(
             c.status = STS_PROCESSING | STS_COMPLETE;
             let data = partial_blocks(ctx);
             c.job.buffer = data.cast_mut().cast();
-            c.job.len = blocks as u64;
+            c.job.set_blocks(blocks as u64);
             // SAFETY: in no lane, `c` not used again; its partial block stays
             // valid until it comes back.
             ctx = unsafe { mgr.submit(ctx) };

@@ -13,7 +13,7 @@ use core::ptr::{self, NonNull};
 use mbhash_core::engine::LaneEngine;
 use mbhash_core::lanes::{FamilySet, LaneJob, LaneSet};
 
-use super::layout::{HashCtx, IsalFamily};
+use super::layout::{HashCtx, IsalFamily, Job, Tail};
 use super::{JOB_BEING_PROCESSED, JOB_COMPLETED};
 
 /// A manager inside a call; still set after a panic escaped from one
@@ -52,7 +52,7 @@ impl<F: IsalFamily> LaneJob<F> for IsalJob<F> {
         // pointer.
         unsafe {
             let data = (&raw const (*ctx).job.buffer).read().cast::<F::Block>();
-            let len = (&raw const (*ctx).job.len).read();
+            let len = Job::blocks(&raw const (*ctx).job);
             let done = (&raw const (*ctx).job.done).read();
             core::slice::from_raw_parts(data.cast_const().add(done as usize), (len - done) as usize)
         }
@@ -66,34 +66,35 @@ impl<F: IsalFamily> LaneJob<F> for IsalJob<F> {
         unsafe {
             let done = (&raw const (*ctx).job.done).read() + n as u64;
             (&raw mut (*ctx).job.done).write(done);
-            done == (&raw const (*ctx).job.len).read()
+            done == Job::blocks(&raw const (*ctx).job)
         }
     }
 }
 
-/// What lives inside an `ISAL_SHA*_HASH_CTX_MGR`, laid over isa-l_crypto's
-/// fields so that a new manager holds what isa-l_crypto's
+/// What lives inside an `ISAL_<FAMILY>_HASH_CTX_MGR`, laid over
+/// isa-l_crypto's fields so that a new manager holds what isa-l_crypto's
 /// `*_ctx_mgr_init` leaves in each (see `layout`): the lane set of
 /// `mbhash-core` (the jobs are the contexts themselves, as in isa-l_crypto)
-/// over `args` (chaining states and job pointers, zero when empty) and the
-/// start of `lens` (the busy and done masks, zero when empty), the rest of
-/// `lens` as isa-l_crypto sets it, and the tag over `unused_lanes`, whose
-/// initial value it is. The bytes after it (`ldata`, `num_lanes_inuse`) are
-/// zero. The engine is the family's, looked up once per process (not kept
-/// here: a pointer would be no initial value of isa-l_crypto's).
+/// over `args` (chaining states and job pointers, zero when empty) and,
+/// but for MD5, the start of `lens` (the busy and done masks, zero when
+/// empty); then the family's [`MgrTail`](super::layout::MgrTail): the rest
+/// of `args` and `lens` as isa-l_crypto sets them, and the tag over
+/// `unused_lanes`, whose initial value it is. The bytes after it (`ldata`,
+/// `num_lanes_inuse`) are zero. The engine is the family's (not kept here:
+/// a pointer would be no initial value of isa-l_crypto's).
 #[repr(C)]
 pub(crate) struct LaneMgr<F: IsalFamily> {
     set: FamilySet<F, IsalJob<F>>,
-    /// The rest of `lens`: [`IsalFamily::LENS_TAIL`], never changed.
-    lens_tail: [u64; 7],
-    /// [`IsalFamily::READY`] between calls, [`MAGIC_BUSY`] during one.
-    magic: u64,
+    /// Never changed but for the tag: [`IsalFamily::READY`] between
+    /// calls, [`MAGIC_BUSY`] during one.
+    tail: F::MgrTail,
 }
 
 impl<F: IsalFamily> LaneMgr<F> {
     /// Bytes of the lane set, and where the tag is (for `layout`'s checks).
     pub(crate) const SET_SIZE: usize = core::mem::size_of::<FamilySet<F, IsalJob<F>>>();
-    pub(crate) const MAGIC_OFFSET: usize = core::mem::offset_of!(Self, magic);
+    pub(crate) const MAGIC_OFFSET: usize =
+        core::mem::offset_of!(Self, tail) + <F::MgrTail as Tail>::MAGIC_OFFSET;
 
     /// Builds an empty manager at `this`: every byte of the C manager as
     /// isa-l_crypto's initialisation leaves it.
@@ -107,8 +108,7 @@ impl<F: IsalFamily> LaneMgr<F> {
         unsafe {
             this.cast::<u8>().write_bytes(0, F::MGR_SIZE);
             (&raw mut (*this).set).write(LaneSet::new());
-            (&raw mut (*this).lens_tail).write(F::LENS_TAIL);
-            (&raw mut (*this).magic).write(F::READY);
+            (&raw mut (*this).tail).write(F::MGR_TAIL);
         }
     }
 
@@ -137,10 +137,11 @@ impl<F: IsalFamily> LaneMgr<F> {
     /// # Safety
     /// `this` is aligned and valid for reads of `F::MGR_SIZE` bytes.
     pub(crate) unsafe fn state(this: *const Self) -> MgrState {
-        // SAFETY: the field is inside the manager's memory (our layout is
-        // smaller than the C type, checked in `layout`); a plain integer read
-        // through a raw pointer.
-        match unsafe { (&raw const (*this).magic).read() } {
+        // SAFETY: the tag is inside the manager's memory (our layout is
+        // smaller than the C type, checked in `layout`), at an offset that
+        // is a multiple of 8 (a `u64` field); a plain integer read through a
+        // raw pointer.
+        match unsafe { this.byte_add(Self::MAGIC_OFFSET).cast::<u64>().read() } {
             m if m == F::READY => MgrState::Ready,
             MAGIC_BUSY => MgrState::Poisoned,
             _ => MgrState::Uninitialised,
@@ -149,12 +150,12 @@ impl<F: IsalFamily> LaneMgr<F> {
 
     /// Marks the manager inside a call (poisoned if the call never ends).
     pub(crate) fn enter(&mut self) {
-        self.magic = MAGIC_BUSY;
+        *self.tail.magic_mut() = MAGIC_BUSY;
     }
 
     /// Marks the call finished.
     pub(crate) fn leave(&mut self) {
-        self.magic = F::READY;
+        *self.tail.magic_mut() = F::READY;
     }
 
     /// True if `ctx`'s job is in a lane.

@@ -1,6 +1,7 @@
 //! The structures C sees, laid out as isa-l_crypto 2.25/2.26 lays them out
 //! on x86-64 (and any other LP64 target), and the lane state we keep inside
-//! a manager's memory.
+//! a manager's memory, for its five multi-buffer families (`sha256_mb.h`,
+//! `sha512_mb.h`, `md5_mb.h`, `sha1_mb.h`, `sm3_mb.h`).
 //!
 //! The Rust views of the job and the context are aligned to 8, not to 64 as
 //! the C types are: a caller that allocates contexts with plain `malloc`
@@ -12,13 +13,16 @@ use core::ffi::c_void;
 use core::mem::{MaybeUninit, align_of, offset_of, size_of};
 
 use mbhash_core::BlockBuffer;
-use mbhash_core::alg::{Algorithm, Family, Sha256Alg, Sha256Family, Sha512Alg, Sha512Family};
+use mbhash_core::alg::{
+    Algorithm, Family, Md5Alg, Md5Family, Sha1Alg, Sha1Family, Sha256Alg, Sha256Family, Sha512Alg,
+    Sha512Family, Sm3Alg, Sm3Family,
+};
 
 #[cfg(not(feature = "std"))]
 use super::engine_cell::EngineCell;
 use super::lanes::LaneMgr;
 
-/// What differs between isa-l_crypto's SHA-256 and SHA-512 managers.
+/// What differs between isa-l_crypto's managers.
 pub(crate) trait IsalFamily: Family {
     /// The algorithm isa-l_crypto computes with this family (its IV).
     type Alg: Algorithm<Family = Self>;
@@ -26,24 +30,41 @@ pub(crate) trait IsalFamily: Family {
     type JobTail;
     /// The C manager type (opaque here).
     type Mgr;
-    /// Lanes of isa-l_crypto's manager: 16 for SHA-256, 8 for SHA-512,
-    /// the lane count of the family's lane sets (`Family::Lanes`).
+    /// The manager's bytes after our lane set (see [`MgrTail`]).
+    type MgrTail: Tail;
+    /// Lanes of our lane set (`Family::Lanes`): isa-l_crypto's manager
+    /// has as many (16 for SHA-256, SHA-1 and SM3, 8 for SHA-512) but for
+    /// MD5, whose manager has room for 32 (`ISAL_MD5_MAX_LANES`, its x16x2
+    /// kernel) where our lane set holds 16.
     const MAX_LANES: usize;
     /// `sizeof` of the C manager.
     const MGR_SIZE: usize;
     /// `_Alignof` of the C manager.
     const MGR_ALIGN: usize;
-    /// Where isa-l_crypto's manager has `lens` and `unused_lanes`.
+    /// Where isa-l_crypto's manager has `lens` and `unused_lanes` (our tag
+    /// is over the first 8 bytes of `unused_lanes`).
     const LENS_OFFSET: usize;
     const UNUSED_LANES_OFFSET: usize;
     /// What isa-l_crypto's initialisation (its AVX-512 managers, the
-    /// widest, whose lane counts ours are) leaves in `unused_lanes`: a new
-    /// manager's tag.
+    /// widest, whose lane counts ours are) leaves in (the first word of)
+    /// `unused_lanes`: a new manager's tag.
     const READY: u64;
-    /// What it leaves in the 56 bytes of `lens` after the first 8 (which
-    /// are zero, where the lane set keeps its masks): zero for SHA-256,
-    /// `lens[j] = j` for SHA-512.
-    const LENS_TAIL: [u64; 7];
+    /// The bytes after the lane set as that initialisation leaves them,
+    /// with [`READY`](Self::READY) as the tag.
+    const MGR_TAIL: Self::MgrTail;
+    /// True if the C job's `len` is a `uint32_t` (MD5, SHA-1; followed by
+    /// 4 bytes of padding, where a 64-bit count's other half goes).
+    const LEN32: bool;
+    /// True if isa-l_crypto's `isal_*_ctx_mgr_submit` refuses a NULL source
+    /// by its length (`len != 0`, any flags: SM3) rather than by its flags
+    /// (`UPDATE` or `ENTIRE`, any length: the others).
+    const NULL_SRC_BY_LENGTH: bool = false;
+
+    /// Turns a finished job's chaining state into what isa-l_crypto leaves
+    /// in `result_digest`: the state words themselves, but for SM3, whose
+    /// manager stores them byte-swapped (the digest's bytes in memory).
+    #[inline]
+    fn finish(_state: &mut Self::State) {}
 
     /// The family's configured engine, looked up once per process (the
     /// kernel-style build; with `std`, `api::engine` reads the core's
@@ -52,17 +73,72 @@ pub(crate) trait IsalFamily: Family {
     fn engine_cell() -> &'static EngineCell<Self::Engine>;
 }
 
+/// The bytes of a C manager after our lane set: `PAD` bytes of `args`
+/// that the lane set leaves (zero), the rest of `lens` (`L`, as
+/// isa-l_crypto's initialisation sets it, never changed), our tag over
+/// `unused_lanes` (its first word for MD5) and, for MD5, its other three
+/// words as isa-l_crypto sets them. What follows (`ldata`,
+/// `num_lanes_inuse`) is zero. Only the lane set and the tag are ours; the
+/// rest holds nothing of ours, in particular MD5's room for lanes 16 to 31.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub(crate) struct MgrTail<L: Copy, const PAD: usize, const MORE: usize> {
+    _pad: [u8; PAD],
+    _lens: L,
+    /// The tag: [`IsalFamily::READY`] between calls.
+    magic: u64,
+    _unused_lanes: [u64; MORE],
+}
+
+/// What the lane manager needs of its tail: where the tag is.
+pub(crate) trait Tail: Copy {
+    /// The tag's offset in the tail.
+    const MAGIC_OFFSET: usize;
+    /// The tag.
+    fn magic_mut(&mut self) -> &mut u64;
+}
+
+impl<L: Copy, const PAD: usize, const MORE: usize> Tail for MgrTail<L, PAD, MORE> {
+    const MAGIC_OFFSET: usize = offset_of!(Self, magic);
+
+    #[inline]
+    fn magic_mut(&mut self) -> &mut u64 {
+        &mut self.magic
+    }
+}
+
+impl<L: Copy, const PAD: usize, const MORE: usize> MgrTail<L, PAD, MORE> {
+    const fn new(lens: L, ready: u64, unused_lanes: [u64; MORE]) -> Self {
+        Self {
+            _pad: [0; PAD],
+            _lens: lens,
+            magic: ready,
+            _unused_lanes: unused_lanes,
+        }
+    }
+}
+
+/// The tail of the managers whose lane set covers `args` and the first 8
+/// bytes of `lens` (all but MD5's): the other 56 bytes of `lens`.
+type LensTail = MgrTail<[u64; 7], 0, 0>;
+
+/// MD5's tail: 376 bytes of `args` past our 16-lane set, `lens[0..32]`
+/// (0xFFFFFFFF each), `unused_lanes[0..4]`.
+type Md5Tail = MgrTail<[u32; 32], { 768 - 392 }, 3>;
+
 impl IsalFamily for Sha256Family {
     type Alg = Sha256Alg;
     type JobTail = [u8; 16];
     type Mgr = Sha256CtxMgr;
+    type MgrTail = LensTail;
     const MAX_LANES: usize = 16;
     const MGR_SIZE: usize = 848;
     const MGR_ALIGN: usize = 16;
     const LENS_OFFSET: usize = 640;
     const UNUSED_LANES_OFFSET: usize = 704;
     const READY: u64 = 0xfedc_ba98_7654_3210;
-    const LENS_TAIL: [u64; 7] = [0; 7];
+    const MGR_TAIL: LensTail = LensTail::new([0; 7], Self::READY, []);
+    const LEN32: bool = false;
 
     #[cfg(not(feature = "std"))]
     fn engine_cell() -> &'static EngineCell<Self::Engine> {
@@ -75,17 +151,98 @@ impl IsalFamily for Sha512Family {
     type Alg = Sha512Alg;
     type JobTail = [u8; 48];
     type Mgr = Sha512CtxMgr;
+    type MgrTail = LensTail;
     const MAX_LANES: usize = 8;
     const MGR_SIZE: usize = 720;
     const MGR_ALIGN: usize = 8;
     const LENS_OFFSET: usize = 576;
     const UNUSED_LANES_OFFSET: usize = 640;
     const READY: u64 = 0x0706_0504_0302_0100;
-    const LENS_TAIL: [u64; 7] = [1, 2, 3, 4, 5, 6, 7];
+    const MGR_TAIL: LensTail = LensTail::new([1, 2, 3, 4, 5, 6, 7], Self::READY, []);
+    const LEN32: bool = false;
 
     #[cfg(not(feature = "std"))]
     fn engine_cell() -> &'static EngineCell<Self::Engine> {
         static CELL: EngineCell<mbhash_core::engine::Sha512Engine> = EngineCell::new();
+        &CELL
+    }
+}
+
+impl IsalFamily for Md5Family {
+    type Alg = Md5Alg;
+    type JobTail = [u8; 32];
+    type Mgr = Md5CtxMgr;
+    type MgrTail = Md5Tail;
+    const MAX_LANES: usize = 16;
+    const MGR_SIZE: usize = 1192;
+    const MGR_ALIGN: usize = 8;
+    const LENS_OFFSET: usize = 768;
+    const UNUSED_LANES_OFFSET: usize = 896;
+    const READY: u64 = 0x0706_0504_0302_0100;
+    const MGR_TAIL: Md5Tail = Md5Tail::new(
+        [0xffff_ffff; 32],
+        Self::READY,
+        [
+            0x0f0e_0d0c_0b0a_0908,
+            0x1716_1514_1312_1110,
+            0x1f1e_1d1c_1b1a_1918,
+        ],
+    );
+    const LEN32: bool = true;
+
+    #[cfg(not(feature = "std"))]
+    fn engine_cell() -> &'static EngineCell<Self::Engine> {
+        static CELL: EngineCell<mbhash_core::engine::Md5Engine> = EngineCell::new();
+        &CELL
+    }
+}
+
+impl IsalFamily for Sha1Family {
+    type Alg = Sha1Alg;
+    type JobTail = [u8; 32];
+    type Mgr = Sha1CtxMgr;
+    type MgrTail = LensTail;
+    const MAX_LANES: usize = 16;
+    const MGR_SIZE: usize = 656;
+    const MGR_ALIGN: usize = 16;
+    const LENS_OFFSET: usize = 448;
+    const UNUSED_LANES_OFFSET: usize = 512;
+    const READY: u64 = 0xfedc_ba98_7654_3210;
+    const MGR_TAIL: LensTail = LensTail::new([0; 7], Self::READY, []);
+    const LEN32: bool = true;
+
+    #[cfg(not(feature = "std"))]
+    fn engine_cell() -> &'static EngineCell<Self::Engine> {
+        static CELL: EngineCell<mbhash_core::engine::Sha1Engine> = EngineCell::new();
+        &CELL
+    }
+}
+
+impl IsalFamily for Sm3Family {
+    type Alg = Sm3Alg;
+    type JobTail = [u8; 16];
+    type Mgr = Sm3CtxMgr;
+    type MgrTail = LensTail;
+    const MAX_LANES: usize = 16;
+    const MGR_SIZE: usize = 848;
+    const MGR_ALIGN: usize = 8;
+    const LENS_OFFSET: usize = 640;
+    const UNUSED_LANES_OFFSET: usize = 704;
+    const READY: u64 = 0xfedc_ba98_7654_3210;
+    const MGR_TAIL: LensTail = LensTail::new([0; 7], Self::READY, []);
+    const LEN32: bool = false;
+    const NULL_SRC_BY_LENGTH: bool = true;
+
+    #[inline]
+    fn finish(state: &mut [u32; 8]) {
+        for w in state {
+            *w = w.to_be();
+        }
+    }
+
+    #[cfg(not(feature = "std"))]
+    fn engine_cell() -> &'static EngineCell<Self::Engine> {
+        static CELL: EngineCell<mbhash_core::engine::Sm3Engine> = EngineCell::new();
         &CELL
     }
 }
@@ -105,28 +262,86 @@ pub struct Sha512CtxMgr {
     _opaque: [u8; 720],
 }
 
-/// `ISAL_SHA256_JOB` / `ISAL_SHA512_JOB`: the scheduler's view of a context.
+/// `ISAL_MD5_HASH_CTX_MGR`: 1192 bytes aligned to 8 (see
+/// [`Sha256CtxMgr`]). isa-l_crypto's manager has room for 32 lanes; ours
+/// uses the first 392 bytes for its 16, and the rest holds what
+/// isa-l_crypto's initialisation leaves there (see [`MgrTail`]).
+#[repr(C, align(8))]
+pub struct Md5CtxMgr {
+    _opaque: [u8; 1192],
+}
+
+/// `ISAL_SHA1_HASH_CTX_MGR`: 656 bytes aligned to 16 (see
+/// [`Sha256CtxMgr`]).
+#[repr(C, align(16))]
+pub struct Sha1CtxMgr {
+    _opaque: [u8; 656],
+}
+
+/// `ISAL_SM3_HASH_CTX_MGR`: 848 bytes aligned to 8 (see [`Sha256CtxMgr`]).
+#[repr(C, align(8))]
+pub struct Sm3CtxMgr {
+    _opaque: [u8; 848],
+}
+
+/// `ISAL_<FAMILY>_JOB`: the scheduler's view of a context.
 #[repr(C)]
 pub(crate) struct Job<F: IsalFamily> {
     /// The job's data: the caller's buffer or the context's partial block.
     pub buffer: *mut u8,
-    /// The job's length in blocks.
-    pub len: u64,
+    /// The job's length in blocks, read and written through
+    /// [`Job::blocks`] and [`Job::set_blocks`]: a `uint64_t` in C, or a
+    /// `uint32_t` and 4 bytes of padding ([`IsalFamily::LEN32`]).
+    len: u64,
     /// C padding (it aligns `result_digest` to 64), where the drop-in keeps
     /// the blocks done while the job is in a lane.
     pub done: u64,
     _gap: MaybeUninit<[u8; 40]>,
-    /// The chaining state, as host-order words: the digest once complete.
+    /// The chaining state, as host-order words: the digest once complete
+    /// (byte-swapped for SM3, [`IsalFamily::finish`]).
     pub result_digest: F::State,
-    /// `ISAL_JOB_STS`.
+    /// `ISAL_JOB_STS` (C pads after it to align `user_data`).
     pub status: u32,
-    _gap2: MaybeUninit<[u8; 4]>,
     /// The caller's; never touched.
     pub user_data: *mut c_void,
     _tail: MaybeUninit<F::JobTail>,
 }
 
-/// `ISAL_SHA256_HASH_CTX` / `ISAL_SHA512_HASH_CTX`: one message stream.
+impl<F: IsalFamily> Job<F> {
+    /// The C field's value for a count of `n` blocks (fewer than 2^32 for
+    /// the 32-bit fields: a chunk's length is a `uint32_t`).
+    #[inline]
+    const fn encode(n: u64) -> u64 {
+        if F::LEN32 && cfg!(target_endian = "big") {
+            n << 32
+        } else {
+            n
+        }
+    }
+
+    /// Sets the job's length in blocks.
+    #[inline]
+    pub fn set_blocks(&mut self, n: u64) {
+        self.len = Self::encode(n);
+    }
+
+    /// The job's length in blocks, read through a raw pointer.
+    ///
+    /// # Safety
+    /// `job` is valid for reads.
+    #[inline]
+    pub unsafe fn blocks(job: *const Self) -> u64 {
+        // SAFETY: the caller's contract; a plain integer read.
+        let raw = unsafe { (&raw const (*job).len).read() };
+        if F::LEN32 && cfg!(target_endian = "big") {
+            raw >> 32
+        } else {
+            raw
+        }
+    }
+}
+
+/// `ISAL_<FAMILY>_HASH_CTX`: one message stream.
 #[repr(C)]
 pub(crate) struct HashCtx<F: IsalFamily> {
     /// Must be at offset 0.
@@ -196,24 +411,74 @@ const _: () = {
 
     assert!(align_of::<C256>() == CTX_ALIGN && align_of::<C512>() == CTX_ALIGN);
 
+    // MD5, SHA-1, SM3: the jobs differ in `len` (32 bits for MD5 and
+    // SHA-1) and the digest's words; the contexts are SHA-256's.
+    assert!(size_of::<Job<Md5Family>>() == 128);
+    assert!(offset_of!(Job<Md5Family>, result_digest) == 64);
+    assert!(offset_of!(Job<Md5Family>, status) == 80);
+    assert!(offset_of!(Job<Md5Family>, user_data) == 88);
+    assert!(size_of::<Job<Sha1Family>>() == 128);
+    assert!(offset_of!(Job<Sha1Family>, result_digest) == 64);
+    assert!(offset_of!(Job<Sha1Family>, status) == 84);
+    assert!(offset_of!(Job<Sha1Family>, user_data) == 88);
+    assert!(size_of::<Job<Sm3Family>>() == 128);
+    assert!(offset_of!(Job<Sm3Family>, result_digest) == 64);
+    assert!(offset_of!(Job<Sm3Family>, status) == 96);
+    assert!(offset_of!(Job<Sm3Family>, user_data) == 104);
+    assert!(offset_of!(Job<Md5Family>, len) == 8 && offset_of!(Job<Sha1Family>, len) == 8);
+    assert!(offset_of!(Job<Sm3Family>, len) == 8);
+    assert!(size_of::<HashCtx<Md5Family>>() == 320);
+    assert!(offset_of!(HashCtx<Md5Family>, partial) == 156);
+    assert!(offset_of!(HashCtx<Md5Family>, user_data) == 288);
+    assert!(size_of::<HashCtx<Sha1Family>>() == 320);
+    assert!(offset_of!(HashCtx<Sha1Family>, partial) == 156);
+    assert!(offset_of!(HashCtx<Sha1Family>, user_data) == 288);
+    assert!(size_of::<HashCtx<Sm3Family>>() == 320);
+    assert!(offset_of!(HashCtx<Sm3Family>, partial) == 156);
+    assert!(offset_of!(HashCtx<Sm3Family>, user_data) == 288);
+
     // Our lane state fits in the caller's manager and its alignment.
     assert!(size_of::<Sha256CtxMgr>() == Sha256Family::MGR_SIZE);
     assert!(align_of::<Sha256CtxMgr>() == Sha256Family::MGR_ALIGN);
     assert!(size_of::<Sha512CtxMgr>() == Sha512Family::MGR_SIZE);
     assert!(align_of::<Sha512CtxMgr>() == Sha512Family::MGR_ALIGN);
-    assert!(size_of::<LaneMgr<Sha256Family>>() <= Sha256Family::MGR_SIZE);
-    assert!(size_of::<LaneMgr<Sha512Family>>() <= Sha512Family::MGR_SIZE);
+    assert!(size_of::<Md5CtxMgr>() == Md5Family::MGR_SIZE);
+    assert!(align_of::<Md5CtxMgr>() == Md5Family::MGR_ALIGN);
+    assert!(size_of::<Sha1CtxMgr>() == Sha1Family::MGR_SIZE);
+    assert!(align_of::<Sha1CtxMgr>() == Sha1Family::MGR_ALIGN);
+    assert!(size_of::<Sm3CtxMgr>() == Sm3Family::MGR_SIZE);
+    assert!(align_of::<Sm3CtxMgr>() == Sm3Family::MGR_ALIGN);
     // Over isa-l_crypto's fields as `LaneMgr` says: the lane set over
-    // `args` and the first 8 bytes of `lens`, the tag over `unused_lanes`.
-    assert!(LaneMgr::<Sha256Family>::SET_SIZE == Sha256Family::LENS_OFFSET + 8);
-    assert!(LaneMgr::<Sha512Family>::SET_SIZE == Sha512Family::LENS_OFFSET + 8);
-    assert!(LaneMgr::<Sha256Family>::MAGIC_OFFSET == Sha256Family::UNUSED_LANES_OFFSET);
-    assert!(LaneMgr::<Sha512Family>::MAGIC_OFFSET == Sha512Family::UNUSED_LANES_OFFSET);
+    // `args` (and the first 8 bytes of `lens` but for MD5), the tag over
+    // `unused_lanes`.
+    assert!(lane_mgr_fits::<Sha256Family>(true));
+    assert!(lane_mgr_fits::<Sha512Family>(true));
+    assert!(lane_mgr_fits::<Sha1Family>(true));
+    assert!(lane_mgr_fits::<Sm3Family>(true));
+    assert!(lane_mgr_fits::<Md5Family>(false));
+    assert!(LaneMgr::<Md5Family>::SET_SIZE + 376 == Md5Family::LENS_OFFSET);
     assert!(size_of::<LaneMgr<Sha256Family>>() == 712);
     assert!(size_of::<LaneMgr<Sha512Family>>() == 648);
-    assert!(align_of::<LaneMgr<Sha256Family>>() == MGR_ALIGN);
-    assert!(align_of::<LaneMgr<Sha512Family>>() == MGR_ALIGN);
+    assert!(size_of::<LaneMgr<Md5Family>>() == 928);
+    assert!(size_of::<LaneMgr<Sha1Family>>() == 520);
+    assert!(size_of::<LaneMgr<Sm3Family>>() == 712);
 };
+
+/// True if `F`'s lane manager lies over the C manager as [`LaneMgr`] says:
+/// within its size and alignment, the lane set over `args` (and over the
+/// first 8 bytes of `lens` if `into_lens`, else ending before `lens`), the
+/// tag over `unused_lanes`.
+const fn lane_mgr_fits<F: IsalFamily>(into_lens: bool) -> bool {
+    let set_ok = if into_lens {
+        LaneMgr::<F>::SET_SIZE == F::LENS_OFFSET + 8
+    } else {
+        LaneMgr::<F>::SET_SIZE <= F::LENS_OFFSET
+    };
+    set_ok
+        && size_of::<LaneMgr<F>>() <= F::MGR_SIZE
+        && align_of::<LaneMgr<F>>() == MGR_ALIGN
+        && LaneMgr::<F>::MAGIC_OFFSET == F::UNUSED_LANES_OFFSET
+}
 
 /// The alignment a context pointer must have (the C type's is 64; we need
 /// 8).

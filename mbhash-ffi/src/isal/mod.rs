@@ -1,14 +1,15 @@
-//! A drop-in ABI for isa-l_crypto's multi-buffer SHA-256 and SHA-512
-//! (`sha256_mb.h`, `sha512_mb.h`, versions 2.25 and 2.26 on 64-bit targets).
+//! A drop-in ABI for isa-l_crypto's multi-buffer SHA-256, SHA-512, MD5,
+//! SHA-1 and SM3 (`sha256_mb.h`, `sha512_mb.h`, `md5_mb.h`, `sha1_mb.h`,
+//! `sm3_mb.h`, versions 2.25 and 2.26 on 64-bit targets).
 //!
 //! A C program written for isa-l_crypto compiles unchanged against the
 //! headers in `include/isa-l_crypto/` (hand-written, not generated: they
 //! follow isa-l_crypto's include paths and macros) and links against
 //! libmbhash instead of libisal_crypto. The exports are
-//! `isal_sha{256,512}_ctx_mgr_{init,submit,flush}` (the 2.25 API: `int`
-//! error codes, results through `ctx_out`) and the deprecated
-//! `sha{256,512}_ctx_mgr_{init,submit,flush}` (which return the context or
-//! NULL).
+//! `isal_<fam>_ctx_mgr_{init,submit,flush}` for `<fam>` in `sha256`,
+//! `sha512`, `md5`, `sha1`, `sm3` (the 2.25 API: `int` error codes, results
+//! through `ctx_out`) and the deprecated `<fam>_ctx_mgr_{init,submit,flush}`
+//! (which return the context or NULL).
 //!
 //! The layers are isa-l_crypto's:
 //!

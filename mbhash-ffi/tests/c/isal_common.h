@@ -42,6 +42,22 @@ static inline void words64_to_bytes(const uint64_t *w, uint8_t *out) {
         for (int b = 0; b < 8; b++) out[8 * i + b] = (uint8_t)(w[i] >> (56 - 8 * b));
 }
 
+/* MD5's digest: four little-endian words. */
+static inline void md5_words_to_bytes(const uint32_t *w, uint8_t *out) {
+    for (int i = 0; i < 4; i++)
+        for (int b = 0; b < 4; b++) out[4 * i + b] = (uint8_t)(w[i] >> (8 * b));
+}
+
+/* SHA-1's digest: five host-order words, as big-endian bytes. */
+static inline void sha1_words_to_bytes(const uint32_t *w, uint8_t *out) {
+    for (int i = 0; i < 5; i++)
+        for (int b = 0; b < 4; b++) out[4 * i + b] = (uint8_t)(w[i] >> (24 - 8 * b));
+}
+
+/* SM3's digest as isa-l_crypto leaves it: the words byte-swapped, so the
+ * digest's bytes are the words' bytes in memory. */
+static inline void sm3_words_to_bytes(const uint32_t *w, uint8_t *out) { memcpy(out, w, 32); }
+
 /* The digest of one message through the native API on the scalar engine: a
  * reference independent of the manager and kernels under test. */
 static inline void reference(mbh_algorithm alg, const uint8_t *msg, size_t len, uint8_t *out) {

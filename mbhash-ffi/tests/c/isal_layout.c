@@ -1,11 +1,15 @@
 /*
  * The isa-l_crypto compatible headers: sizes, alignments, field offsets and
- * constant values identical to isa-l_crypto 2.25/2.26 on x86-64, checked at
+ * constant values identical to isa-l_crypto 2.25/2.26 on x86-64 (SHA-256,
+ * SHA-512, MD5, SHA-1, SM3), checked at
  * compile time; the 2.24 names still compile.
  */
 #include <isa-l_crypto/isal_crypto_api.h>
 #include <isa-l_crypto/sha256_mb.h>
 #include <isa-l_crypto/sha512_mb.h>
+#include <isa-l_crypto/md5_mb.h>
+#include <isa-l_crypto/sha1_mb.h>
+#include <isa-l_crypto/sm3_mb.h>
 
 #include <stdalign.h>
 #include <stddef.h>
@@ -83,6 +87,102 @@ OFFSET(ISAL_SHA512_MB_JOB_MGR, ldata, 648);
 OFFSET(ISAL_SHA512_MB_JOB_MGR, num_lanes_inuse, 712);
 SIZE(sha512_digest_array, 512);
 SIZE(ISAL_SHA512_WORD_T, 8);
+
+/* MD5, SHA-1, SM3: contexts of SHA-256's layout, jobs with 32-bit lengths
+ * (MD5, SHA-1), MD5's manager with room for 32 lanes. */
+#define CTX64(t)                                                                       \
+    SIZE(t, 320);                                                                      \
+    ALIGN(t, 64);                                                                      \
+    OFFSET(t, job.result_digest, 64);                                                  \
+    OFFSET(t, status, 128);                                                            \
+    OFFSET(t, error, 132);                                                             \
+    OFFSET(t, total_length, 136);                                                      \
+    OFFSET(t, incoming_buffer, 144);                                                   \
+    OFFSET(t, incoming_buffer_length, 152);                                            \
+    OFFSET(t, partial_block_buffer, 156);                                              \
+    OFFSET(t, partial_block_buffer_length, 284);                                       \
+    OFFSET(t, user_data, 288)
+CTX64(ISAL_MD5_HASH_CTX);
+CTX64(ISAL_SHA1_HASH_CTX);
+CTX64(ISAL_SM3_HASH_CTX);
+
+SIZE(ISAL_MD5_JOB, 128);
+ALIGN(ISAL_MD5_JOB, 64);
+OFFSET(ISAL_MD5_JOB, len, 8);
+SIZE(((ISAL_MD5_JOB *)0)->len, 4);
+OFFSET(ISAL_MD5_JOB, result_digest, 64);
+OFFSET(ISAL_MD5_JOB, status, 80);
+OFFSET(ISAL_MD5_JOB, user_data, 88);
+SIZE(ISAL_MD5_HASH_CTX_MGR, 1192);
+ALIGN(ISAL_MD5_HASH_CTX_MGR, 8);
+OFFSET(ISAL_MD5_MB_JOB_MGR, args.data_ptr, 512);
+OFFSET(ISAL_MD5_MB_JOB_MGR, lens, 768);
+OFFSET(ISAL_MD5_MB_JOB_MGR, unused_lanes, 896);
+SIZE(((ISAL_MD5_MB_JOB_MGR *)0)->unused_lanes, 32);
+OFFSET(ISAL_MD5_MB_JOB_MGR, ldata, 928);
+OFFSET(ISAL_MD5_MB_JOB_MGR, num_lanes_inuse, 1184);
+SIZE(isal_md5_digest_array, 512);
+SIZE(ISAL_MD5_WORD_T, 4);
+
+SIZE(ISAL_SHA1_JOB, 128);
+OFFSET(ISAL_SHA1_JOB, len, 8);
+SIZE(((ISAL_SHA1_JOB *)0)->len, 4);
+OFFSET(ISAL_SHA1_JOB, result_digest, 64);
+OFFSET(ISAL_SHA1_JOB, status, 84);
+OFFSET(ISAL_SHA1_JOB, user_data, 88);
+SIZE(ISAL_SHA1_HASH_CTX_MGR, 656);
+ALIGN(ISAL_SHA1_HASH_CTX_MGR, 16);
+OFFSET(ISAL_SHA1_MB_JOB_MGR, args.data_ptr, 320);
+OFFSET(ISAL_SHA1_MB_JOB_MGR, lens, 448);
+OFFSET(ISAL_SHA1_MB_JOB_MGR, unused_lanes, 512);
+OFFSET(ISAL_SHA1_MB_JOB_MGR, ldata, 520);
+OFFSET(ISAL_SHA1_MB_JOB_MGR, num_lanes_inuse, 648);
+SIZE(sha1_digest_array, 320);
+SIZE(ISAL_SHA1_WORD_T, 4);
+
+SIZE(ISAL_SM3_JOB, 128);
+OFFSET(ISAL_SM3_JOB, len, 8);
+SIZE(((ISAL_SM3_JOB *)0)->len, 8);
+OFFSET(ISAL_SM3_JOB, result_digest, 64);
+OFFSET(ISAL_SM3_JOB, status, 96);
+OFFSET(ISAL_SM3_JOB, user_data, 104);
+SIZE(ISAL_SM3_HASH_CTX_MGR, 848);
+ALIGN(ISAL_SM3_HASH_CTX_MGR, 8);
+OFFSET(ISAL_SM3_MB_JOB_MGR, args.data_ptr, 512);
+OFFSET(ISAL_SM3_MB_JOB_MGR, lens, 640);
+OFFSET(ISAL_SM3_MB_JOB_MGR, unused_lanes, 704);
+OFFSET(ISAL_SM3_MB_JOB_MGR, ldata, 712);
+OFFSET(ISAL_SM3_MB_JOB_MGR, num_lanes_inuse, 840);
+SIZE(isal_sm3_digest_array, 512);
+
+_Static_assert(ISAL_MD5_DIGEST_NWORDS == 4 && ISAL_MD5_MAX_LANES == 32 &&
+                   ISAL_MD5_MIN_LANES == 8 && ISAL_MD5_BLOCK_SIZE == 64 &&
+                   ISAL_MD5_PADLENGTHFIELD_SIZE == 8 && ISAL_SHA1_DIGEST_NWORDS == 5 &&
+                   ISAL_SHA1_MAX_LANES == 16 && ISAL_SHA1_MIN_LANES == 4 &&
+                   ISAL_SHA1_BLOCK_SIZE == 64 && ISAL_SHA1_PADLENGTHFIELD_SIZE == 8 &&
+                   ISAL_SM3_DIGEST_NWORDS == 8 && ISAL_SM3_MAX_LANES == 16 &&
+                   ISAL_SM3_BLOCK_SIZE == 64,
+               "MD5, SHA-1, SM3 constants");
+_Static_assert(sizeof(MD5_HASH_CTX) == 320 && sizeof(MD5_HASH_CTX_MGR) == 1192 &&
+                   sizeof(MD5_JOB) == 128 && sizeof(MD5_MB_JOB_MGR) == 1192 &&
+                   sizeof(MD5_MB_ARGS_X32) == 768 && sizeof(MD5_LANE_DATA) == 8 &&
+                   sizeof(md5_digest_array) == 512 && MD5_MAX_LANES == 32 &&
+                   MD5_MIN_LANES == 8 && MD5_BLOCK_SIZE == 64 && MD5_DIGEST_NWORDS == 4 &&
+                   MD5_PADLENGTHFIELD_SIZE == 8 && sizeof(MD5_WORD_T) == 4,
+               "MD5 2.24 names");
+_Static_assert(sizeof(SHA1_HASH_CTX) == 320 && sizeof(SHA1_HASH_CTX_MGR) == 656 &&
+                   sizeof(SHA1_JOB) == 128 && sizeof(SHA1_MB_JOB_MGR) == 656 &&
+                   sizeof(SHA1_MB_ARGS_X16) == 448 && sizeof(SHA1_LANE_DATA) == 8 &&
+                   SHA1_MAX_LANES == 16 && SHA1_MIN_LANES == 4 && SHA1_BLOCK_SIZE == 64 &&
+                   SHA1_DIGEST_NWORDS == 5 && SHA1_PADLENGTHFIELD_SIZE == 8 &&
+                   sizeof(SHA1_WORD_T) == 4,
+               "SHA-1 2.24 names");
+_Static_assert(sizeof(SM3_HASH_CTX) == 320 && sizeof(SM3_HASH_CTX_MGR) == 848 &&
+                   sizeof(SM3_JOB) == 128 && sizeof(SM3_MB_JOB_MGR) == 848 &&
+                   sizeof(SM3_MB_ARGS_X16) == 640 && sizeof(SM3_LANE_DATA) == 8 &&
+                   sizeof(sm3_digest_array) == 512 && SM3_MAX_LANES == 16 &&
+                   SM3_BLOCK_SIZE == 64 && SM3_DIGEST_NWORDS == 8,
+               "SM3 2.24 names");
 
 /* Shared enums: 4-byte C enums with isa-l_crypto's values. */
 SIZE(ISAL_HASH_CTX_STS, 4);

@@ -1,6 +1,6 @@
 /*
- * Random streams through the isa-l_crypto compatible ABI, for SHA-256 and
- * SHA-512: JOBS messages of random lengths, each cut into chunks of odd
+ * Random streams through the isa-l_crypto compatible ABI, for SHA-256,
+ * SHA-512, MD5, SHA-1 and SM3: JOBS messages of random lengths, each cut into chunks of odd
  * random sizes (FIRST, UPDATE..., LAST; or one ENTIRE; sometimes an empty
  * first or last chunk without a buffer), submitted in random order with up
  * to a random number of streams open at once, through the isal_* and the
@@ -19,6 +19,9 @@
 #include "isal_crypto_api.h"
 #include "sha256_mb.h"
 #include "sha512_mb.h"
+#include "md5_mb.h"
+#include "sha1_mb.h"
+#include "sm3_mb.h"
 
 #include "isal_common.h"
 
@@ -47,10 +50,28 @@ static size_t random_len(struct rng *r, size_t block) {
 #include "isal_random_body.h"
 #undef ISAL_FAMILY
 
+#define ISAL_FAMILY 5
+#include "isal_family.h"
+#include "isal_random_body.h"
+#undef ISAL_FAMILY
+
+#define ISAL_FAMILY 1
+#include "isal_family.h"
+#include "isal_random_body.h"
+#undef ISAL_FAMILY
+
+#define ISAL_FAMILY 3
+#include "isal_family.h"
+#include "isal_random_body.h"
+#undef ISAL_FAMILY
+
 int main(int argc, char **argv) {
     size_t jobs = argc > 1 ? (size_t)strtoull(argv[1], NULL, 0) : 1000;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x15a1c0de;
     random_256(jobs, seed);
     random_512(jobs, seed ^ 0x5151);
+    random_md5(jobs, seed ^ 0x3d5);
+    random_sha1(jobs, seed ^ 0x5a1);
+    random_sm3(jobs, seed ^ 0x533);
     return finish("isal_random");
 }
