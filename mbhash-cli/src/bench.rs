@@ -3,7 +3,8 @@
 //!
 //! JSON rows (one object per line) keep stable field names: `algo`, `impl`,
 //! `engine`, `size`, `streams`, `gbps`, `vs_sha2`, `vs_peer`, `peer`,
-//! `vs_isal`.
+//! `vs_isal`; the rows of the named CRCs (`--algo crc32,crc64-nvme,...`,
+//! [`crc`]) add `vs_crc_fast`, `vs_libdeflate` and `vs_zlib`.
 //!
 //! When the build found ISA-L / ISA-L crypto (see build.rs), each grid point
 //! also gets an `"impl":"isal"` row (`"peer":"isal"`, `engine` the ISA-L
@@ -13,6 +14,8 @@
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+
+mod crc;
 
 use mbhash_core::alg::{self, Algorithm, Family};
 use mbhash_core::engine::{
@@ -226,12 +229,20 @@ pub fn run(o: &Options) -> Result<(), String> {
                 bench_sha::<alg::Sha512_224Alg, sha2::Sha512_224>(o, engine, sample)
             }
             "crc32c" => bench_crc32c(o, sample)?,
-            other => {
-                return Err(format!(
-                    "bench: unknown algorithm '{other}' (known: {})",
-                    ALGOS.join(", ")
-                ));
-            }
+            other => match crc::variant(other) {
+                Some(v) => crc::bench(o, v, sample)?,
+                None => {
+                    return Err(format!(
+                        "bench: unknown algorithm '{other}' (known: {}, and every named CRC: {})",
+                        ALGOS.join(", "),
+                        mbhash_core::crc::Variant::ALL
+                            .iter()
+                            .map(|v| v.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            },
         }
     }
     if !o.json {
