@@ -1,14 +1,17 @@
-//! Finds the optional benchmark peers ISA-L (CRC32C), ISA-L crypto
-//! (multi-buffer SHA-256/SHA-512/MD5/SHA-1/SM3 managers) and OpenSSL's
-//! libcrypto (one-stream digests). Each one found turns on a cfg
-//! (`mbhash_isal`, `mbhash_isal_crypto`, `mbhash_openssl`); a missing one leaves it off, and
-//! `mbhash bench` says so and goes on without its rows.
+//! Finds the optional benchmark peers ISA-L (its CRCs), ISA-L crypto
+//! (multi-buffer SHA-256/SHA-512/MD5/SHA-1/SM3 managers), OpenSSL's
+//! libcrypto (one-stream digests), libdeflate and zlib (their `crc32`).
+//! Each one found turns on a cfg (`mbhash_isal`, `mbhash_isal_crypto`,
+//! `mbhash_openssl`, `mbhash_libdeflate`, `mbhash_zlib`); a missing one
+//! leaves it off, and `mbhash bench` says so and goes on without its rows.
 //!
 //! * `MBHASH_ISAL_DIR`: a directory holding `libisal.a` or `libisal.so`
 //!   (itself or its `lib/`). Unset: the system library directories.
 //! * `MBHASH_ISAL_CRYPTO_DIR`: a directory holding `lib/libisal_crypto.a`
 //!   (or `.so`) and `include/isa-l_crypto/sha256_mb.h`. Unset: `/usr/local`,
 //!   then `/usr`.
+//! * libdeflate (`libdeflate.so`/`.a` and `libdeflate.h`, Debian's
+//!   `libdeflate-dev`) and zlib (`libz`): the system library directories.
 //!
 //! ISA-L crypto's `isal_*` symbols are also exported by mbhash-ffi's drop-in
 //! ABI: no binary may link both this crate and mbhash-ffi.
@@ -23,6 +26,8 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(mbhash_openssl)");
     println!("cargo::rerun-if-env-changed=MBHASH_OPENSSL_DIR");
     println!("cargo::rerun-if-changed=peers/openssl_shim.c");
+    println!("cargo::rustc-check-cfg=cfg(mbhash_libdeflate)");
+    println!("cargo::rustc-check-cfg=cfg(mbhash_zlib)");
     println!("cargo::rerun-if-env-changed=MBHASH_ISAL_DIR");
     println!("cargo::rerun-if-env-changed=MBHASH_ISAL_CRYPTO_DIR");
     println!("cargo::rerun-if-changed=peers/isal_crypto_shim.c");
@@ -31,6 +36,7 @@ fn main() {
     isal();
     isal_crypto();
     openssl();
+    crc32_libs();
     let dirs = RPATH.with(|r| r.borrow().join(";"));
     if !dirs.is_empty() {
         println!("cargo::metadata=rpath={dirs}");
@@ -91,11 +97,17 @@ fn isal() {
         None => (system_lib_dirs(), false),
     };
     match find_lib(&dirs, "isal") {
-        Some((dir, _, is_static)) => {
-            cc::Build::new()
-                .file("peers/isal_crc_shim.c")
-                .warnings(true)
-                .compile("mbb_isal_crc_shim");
+        Some((dir, path, is_static)) => {
+            let mut build = cc::Build::new();
+            build.file("peers/isal_crc_shim.c").warnings(true);
+            // ISA-L 2.31 added the Rocksoft CRC-64s.
+            if defined_symbols(&path, is_static)
+                .iter()
+                .any(|s| s == "crc64_rocksoft_refl")
+            {
+                build.define("MBB_HAVE_ROCKSOFT", None);
+            }
+            build.compile("mbb_isal_crc_shim");
             link(&dir, "isal", is_static);
             println!("cargo::rustc-cfg=mbhash_isal");
         }
@@ -189,6 +201,22 @@ fn openssl() {
             );
         }
         None => {}
+    }
+}
+
+/// libdeflate (with its header, for the `libdeflate_crc32` it declares)
+/// and zlib, from the system library directories.
+fn crc32_libs() {
+    let dirs = system_lib_dirs();
+    let header = Path::new("/usr/include/libdeflate.h").is_file()
+        || Path::new("/usr/local/include/libdeflate.h").is_file();
+    if header && let Some((dir, _, is_static)) = find_lib(&dirs, "deflate") {
+        link(&dir, "deflate", is_static);
+        println!("cargo::rustc-cfg=mbhash_libdeflate");
+    }
+    if let Some((dir, _, is_static)) = find_lib(&dirs, "z") {
+        link(&dir, "z", is_static);
+        println!("cargo::rustc-cfg=mbhash_zlib");
     }
 }
 

@@ -8,8 +8,12 @@
 # cell's ratio is mbhash's best entry over ISA-L's best entry (every
 # per-ISA manager and CRC function ISA-L exports is timed, not only what its
 # dispatcher picks). Digest fingerprints must agree across the two builds.
+# Every CRC of ISA-L's crc.h and crc64.h is a cell (named after the ISA-L
+# function), beside mbhash's drop-in of the same name, mbh_crc(id) and the
+# per-variant mbh_* function; each mbhash entry's ratio to ISA-L's best is
+# shown beside it.
 #
-#   scripts/bench-c.sh [--quick] [--runs N] [--cpu N]
+#   scripts/bench-c.sh [--quick] [--runs N] [--cpu N] [--only crc|sha]
 #
 # ISA-L crypto: MBHASH_ISAL_CRYPTO_DIR (holding lib/libisal_crypto.a and
 # include/isa-l_crypto/). ISA-L: MBHASH_ISAL_DIR (holding libisal.a in
@@ -21,12 +25,16 @@ cd "$(dirname "$0")/.."
 runs=3
 cpu=
 mode=
+only=
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) mode=quick; runs=1; shift ;;
     --runs) runs=$2; shift 2 ;;
     --cpu) cpu=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --only)
+      case "$2" in crc|sha) only=$2 ;; *) echo "bench-c.sh: --only takes crc or sha" >&2; exit 2 ;; esac
+      shift 2 ;;
+    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
     *) echo "bench-c.sh: unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -37,7 +45,7 @@ mkdir -p "$out"
 cargo build --release -p mbhash-ffi
 lib=${CARGO_TARGET_DIR:-target}/release/libmbhash_ffi.a
 cflags="-O2 -std=c11 -Wall -Wextra -Werror"
-$cc $cflags -DSIDE_MBHASH -Imbhash-ffi/include scripts/bench-c/driver.c "$lib" \
+$cc $cflags -DSIDE_MBHASH -Imbhash-ffi/include -Imbhash-ffi/include/isa-l scripts/bench-c/driver.c "$lib" \
   -lpthread -ldl -lm -o "$out/bench-mbhash"
 
 # The peers.
@@ -63,10 +71,28 @@ if [ -n "$isal_lib" ]; then
   isal_libs="$isal_libs $isal_lib"
 elif [ -f /usr/include/isa-l/crc.h ]; then
   isal_flags="$isal_flags -I/usr/include/isa-l"
-  isal_libs="$isal_libs -l:libisal.a"
+  # Debian's libisal-dev ships the shared library only.
+  isal_lib=$($cc -print-file-name=libisal.a)
+  if [ -f "$isal_lib" ]; then
+    isal_libs="$isal_libs $isal_lib"
+  else
+    isal_lib=$($cc -print-file-name=libisal.so)
+    isal_libs="$isal_libs -lisal"
+  fi
 else
   echo "ISA-L not found (MBHASH_ISAL_DIR or libisal-dev): CRC cells show mbhash alone"
   isal_flags="$isal_flags -DNO_ISAL_CRC"
+fi
+# ISA-L's per-ISA CRC functions are exported but mostly undeclared: the
+# driver times those this library defines (HAVE_<symbol>).
+if [ -n "$isal_lib" ] && [ -f "$isal_lib" ]; then
+  nm_flags=
+  case "$isal_lib" in *.so) nm_flags=-D ;; esac
+  # shellcheck disable=SC2086
+  for sym in $(${NM:-nm} $nm_flags -g --defined-only "$isal_lib" 2>/dev/null |
+    awk '$2 == "T" && $3 ~ /^crc(16|32|64)_/ { print $3 }' | sort -u); do
+    isal_flags="$isal_flags -DHAVE_$sym"
+  done
 fi
 # shellcheck disable=SC2086
 $cc $cflags -DSIDE_ISAL $isal_flags scripts/bench-c/driver.c $isal_libs -o "$out/bench-isal"
@@ -83,8 +109,10 @@ results="$out/results.txt"
 : > "$results"
 i=0
 while [ "$i" -lt "$runs" ]; do
-  $pin "$out/bench-mbhash" $mode >> "$results"
-  $pin "$out/bench-isal" $mode >> "$results"
+  # shellcheck disable=SC2086
+  $pin "$out/bench-mbhash" $mode $only >> "$results"
+  # shellcheck disable=SC2086
+  $pin "$out/bench-isal" $mode $only >> "$results"
   i=$((i + 1))
 done
 
@@ -111,23 +139,29 @@ function median(key,   n, i, j, t, a) {
 }
 END {
   if (bad != "") { print "DIGESTS DIFFER:" bad; exit 1 }
-  printf "%-18s %-28s %10s %10s\n", "cell", "entry", "GB/s", "ns"
   for (k = 1; k <= nkeys; k++) {
     key = order[k]; split(key, p, SUBSEP)
-    m = median(key)
-    # ns at the median GB/s: bytes / GB/s
-    printf "%-18s %-28s %10.3f %10.1f\n", p[1], p[2], m, nsmed(key)
+    med[key] = median(key)
     side = (p[2] ~ /^mbhash\//) ? "mbhash" : "isal"
-    if (m > best[p[1], side]) { best[p[1], side] = m; bestname[p[1], side] = p[2] }
+    if (med[key] > best[p[1], side]) { best[p[1], side] = med[key]; bestname[p[1], side] = p[2] }
+  }
+  # Per entry: the median GB/s, ns per call (or job) at it, and for an
+  # mbhash entry its ratio to the best ISA-L entry of the cell.
+  printf "%-28s %-36s %10s %10s %8s\n", "cell", "entry", "GB/s", "ns", "vs isal"
+  for (k = 1; k <= nkeys; k++) {
+    key = order[k]; split(key, p, SUBSEP)
+    r = "-"
+    if (p[2] ~ /^mbhash\// && best[p[1], "isal"] > 0) r = sprintf("%.2f", med[key] / best[p[1], "isal"])
+    printf "%-28s %-36s %10.3f %10.1f %8s\n", p[1], p[2], med[key], nsmed(key), r
   }
   print ""
-  printf "%-18s %-22s %-24s %8s\n", "cell", "mbhash best", "ISA-L best", "ratio"
+  printf "%-28s %-36s %-36s %8s\n", "cell", "mbhash best", "ISA-L best", "ratio"
   for (c = 1; c <= ncells; c++) {
     cell = cells[c]
     if (best[cell, "isal"] > 0)
-      printf "%-18s %-22s %-24s %8.2f\n", cell, bestname[cell, "mbhash"], bestname[cell, "isal"], best[cell, "mbhash"] / best[cell, "isal"]
+      printf "%-28s %-36s %-36s %8.2f\n", cell, bestname[cell, "mbhash"], bestname[cell, "isal"], best[cell, "mbhash"] / best[cell, "isal"]
     else
-      printf "%-18s %-22s %-24s %8s\n", cell, bestname[cell, "mbhash"], "(no peer)", "-"
+      printf "%-28s %-36s %-36s %8s\n", cell, bestname[cell, "mbhash"], "(no peer)", "-"
   }
 }
 function nsmed(key,   n, i, j, t, a) {

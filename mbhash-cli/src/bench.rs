@@ -9,6 +9,8 @@
 //! RustCrypto crate of the family (`sha2`, `md-5`, `sha1`, `sm3`; the `impl`
 //! of its row), `vs_sha2` the same ratio on SHA-2 rows and `null` on the
 //! others (`null` both on CRC32C rows).
+//! The rows of the named CRCs (`--algo crc32,crc64-nvme,...`, [`crc`]) add
+//! `vs_crc_fast`, `vs_libdeflate` and `vs_zlib`.
 //!
 //! When the build found ISA-L / ISA-L crypto (see build.rs), each grid point
 //! also gets an `"impl":"isal"` row (`"peer":"isal"`, `engine` the ISA-L
@@ -18,6 +20,8 @@
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+
+mod crc;
 
 use mbhash_core::alg::{self, Algorithm, Family};
 use mbhash_core::engine::{
@@ -251,12 +255,20 @@ pub fn run(o: &Options) -> Result<(), String> {
                 bench_sha::<alg::Sm3Alg, sm3::Sm3>(o, engine, sample, "sm3")
             }
             "crc32c" => bench_crc32c(o, sample)?,
-            other => {
-                return Err(format!(
-                    "bench: unknown algorithm '{other}' (known: {})",
-                    ALGOS.join(", ")
-                ));
-            }
+            other => match crc::variant(other) {
+                Some(v) => crc::bench(o, v, sample)?,
+                None => {
+                    return Err(format!(
+                        "bench: unknown algorithm '{other}' (known: {}, and every named CRC: {})",
+                        ALGOS.join(", "),
+                        mbhash_core::crc::Variant::ALL
+                            .iter()
+                            .map(|v| v.name())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            },
         }
     }
     if !o.json {

@@ -200,3 +200,74 @@ fn pipeline_rows_report_the_floor() {
         }
     }
 }
+
+/// Every named CRC is an `--algo`; each of its rows carries the stable
+/// fields and the CRC ratios, with a `crc-fast` row at every size; ISA-L's
+/// rows name its function, and CRC-32/ISO-HDLC gets libdeflate and zlib
+/// rows when they are linked (a peer not linked gives `null` ratios).
+#[test]
+fn crc_rows_for_every_named_variant() {
+    let names = [
+        "crc32",
+        "crc32-bzip2",
+        "crc32-cksum",
+        "crc64-nvme",
+        "crc64-xz",
+        "crc64-ecma-182",
+        "crc64-we",
+        "crc64-go-iso",
+        "crc64-redis",
+        "crc64-iso-norm",
+        "crc64-jones-refl",
+        "crc64-jones-norm",
+        "crc64-rocksoft-norm",
+        "crc16-t10dif",
+    ];
+    let out = Command::new(MBHASH)
+        .args([
+            "bench", "--quick", "--json", "--sizes", "64,4K", "--rounds", "1",
+        ])
+        .args(["--algo", &names.join(",")])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with('{')).collect();
+    let mut seen = BTreeSet::new();
+    for row in &rows {
+        for key in FIELDS
+            .iter()
+            .chain(&["vs_crc_fast", "vs_libdeflate", "vs_zlib"])
+        {
+            assert!(field(row, key).is_some(), "no {key} in {row}");
+        }
+        let algo = field(row, "algo").unwrap().to_string();
+        let imp = field(row, "impl").unwrap().to_string();
+        if algo != "crc32" {
+            assert_eq!(field(row, "vs_libdeflate"), Some("null"), "{row}");
+            assert!(imp != "libdeflate" && imp != "zlib", "{row}");
+        }
+        if imp == "isal" {
+            assert!(field(row, "engine").unwrap().starts_with("crc"), "{row}");
+        }
+        seen.insert((algo, field(row, "size").unwrap().to_string(), imp));
+    }
+    for name in names {
+        for size in ["64", "4096"] {
+            for imp in ["mbhash", "crc-fast"] {
+                assert!(
+                    seen.contains(&(name.to_string(), size.to_string(), imp.to_string())),
+                    "no {imp} row for {name} at {size}\n{stdout}"
+                );
+            }
+        }
+    }
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    for line in stderr.lines() {
+        assert_eq!(
+            stderr.matches(line).count(),
+            1,
+            "said more than once: {line}"
+        );
+    }
+}

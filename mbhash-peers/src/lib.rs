@@ -1,8 +1,10 @@
-//! ISA-L (`crc32_iscsi`), ISA-L crypto (the multi-buffer SHA-256, SHA-512,
-//! MD5, SHA-1 and SM3 managers) and OpenSSL's libcrypto (one-stream
-//! digests) as the peers `mbhash bench` measures against, when build.rs
-//! found them (cfgs `mbhash_isal`, `mbhash_isal_crypto`, `mbhash_openssl`).
-//! Without them the types here are empty: constructors return `None`.
+//! ISA-L (`crc32_iscsi` and every CRC of its `crc.h`/`crc64.h`), ISA-L
+//! crypto (the multi-buffer SHA-256, SHA-512, MD5, SHA-1 and SM3
+//! managers), OpenSSL's libcrypto (one-stream digests), libdeflate and zlib
+//! (their `crc32`) as the peers `mbhash bench` measures against, when
+//! build.rs found them (cfgs `mbhash_isal`, `mbhash_isal_crypto`,
+//! `mbhash_openssl`, `mbhash_libdeflate`, `mbhash_zlib`). Without them the
+//! types here are empty: constructors return `None`.
 //!
 //! The crate holds the C bindings, the one place of the CLI's code that
 //! needs `unsafe`, so that the CLI itself forbids it. Not published.
@@ -32,12 +34,94 @@ pub fn note_once(msg: &'static str) {
     }
 }
 
+/// Printed once when libdeflate was not found at build time.
+pub const LIBDEFLATE_MISSING: &str = "libdeflate not found (install libdeflate-dev and \
+     rebuild); no libdeflate rows";
+
+/// Printed once when zlib was not found at build time.
+pub const ZLIB_MISSING: &str = "zlib not found (install zlib1g-dev and rebuild); no zlib rows";
+
 #[cfg(mbhash_isal)]
 mod crc_ffi {
     unsafe extern "C" {
         /// ISA-L's `crc32_iscsi` with the standard pre- and post-inversion
         /// (`peers/isal_crc_shim.c`).
         pub fn mbb_isal_crc32c(buf: *const u8, len: usize) -> u32;
+        /// 1 when the function numbered `f` (`IsalCrcFn`) is linked.
+        pub fn mbb_isal_crc_has(f: core::ffi::c_int) -> core::ffi::c_int;
+        /// The function numbered `f` over `len` bytes from seed 0.
+        pub fn mbb_isal_crc(f: core::ffi::c_int, buf: *const u8, len: usize) -> u64;
+    }
+}
+
+/// The CRC functions of ISA-L's `crc.h` and `crc64.h`. Each, called from
+/// seed 0 (`crc32_iscsi`: with its standard inversions), computes one of
+/// mbhash's named CRCs: [`IsalCrcFn::for_variant`] takes mbhash's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IsalCrcFn {
+    /// `crc16_t10dif`: CRC-16/T10-DIF.
+    Crc16T10dif = 0,
+    /// `crc32_ieee`: CRC-32/BZIP2.
+    Crc32Ieee = 1,
+    /// `crc32_gzip_refl`: CRC-32/ISO-HDLC.
+    Crc32GzipRefl = 2,
+    /// `crc32_iscsi`: CRC-32/ISCSI (CRC32C).
+    Crc32Iscsi = 3,
+    /// `crc64_ecma_refl`: CRC-64/XZ.
+    Crc64EcmaRefl = 4,
+    /// `crc64_ecma_norm`: CRC-64/WE.
+    Crc64EcmaNorm = 5,
+    /// `crc64_iso_refl`: CRC-64/GO-ISO.
+    Crc64IsoRefl = 6,
+    /// `crc64_iso_norm`.
+    Crc64IsoNorm = 7,
+    /// `crc64_jones_refl`.
+    Crc64JonesRefl = 8,
+    /// `crc64_jones_norm`.
+    Crc64JonesNorm = 9,
+    /// `crc64_rocksoft_refl`: CRC-64/NVME.
+    Crc64RocksoftRefl = 10,
+    /// `crc64_rocksoft_norm`.
+    Crc64RocksoftNorm = 11,
+}
+
+impl IsalCrcFn {
+    /// The ISA-L function computing mbhash's named CRC `name` (mbhash's
+    /// primary name, e.g. `crc64-nvme`), if ISA-L has one.
+    pub fn for_variant(name: &str) -> Option<Self> {
+        Some(match name {
+            "crc16-t10dif" => Self::Crc16T10dif,
+            "crc32-bzip2" => Self::Crc32Ieee,
+            "crc32" => Self::Crc32GzipRefl,
+            "crc32c" => Self::Crc32Iscsi,
+            "crc64-xz" => Self::Crc64EcmaRefl,
+            "crc64-we" => Self::Crc64EcmaNorm,
+            "crc64-go-iso" => Self::Crc64IsoRefl,
+            "crc64-iso-norm" => Self::Crc64IsoNorm,
+            "crc64-jones-refl" => Self::Crc64JonesRefl,
+            "crc64-jones-norm" => Self::Crc64JonesNorm,
+            "crc64-nvme" => Self::Crc64RocksoftRefl,
+            "crc64-rocksoft-norm" => Self::Crc64RocksoftNorm,
+            _ => return None,
+        })
+    }
+
+    /// ISA-L's name of the function.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Crc16T10dif => "crc16_t10dif",
+            Self::Crc32Ieee => "crc32_ieee",
+            Self::Crc32GzipRefl => "crc32_gzip_refl",
+            Self::Crc32Iscsi => "crc32_iscsi",
+            Self::Crc64EcmaRefl => "crc64_ecma_refl",
+            Self::Crc64EcmaNorm => "crc64_ecma_norm",
+            Self::Crc64IsoRefl => "crc64_iso_refl",
+            Self::Crc64IsoNorm => "crc64_iso_norm",
+            Self::Crc64JonesRefl => "crc64_jones_refl",
+            Self::Crc64JonesNorm => "crc64_jones_norm",
+            Self::Crc64RocksoftRefl => "crc64_rocksoft_refl",
+            Self::Crc64RocksoftNorm => "crc64_rocksoft_norm",
+        }
     }
 }
 
@@ -69,6 +153,129 @@ impl IsalCrc {
             unsafe { crc_ffi::mbb_isal_crc32c(data.as_ptr(), data.len()) }
         }
         #[cfg(not(mbhash_isal))]
+        {
+            let _ = data;
+            match *self {}
+        }
+    }
+}
+
+impl IsalCrc {
+    /// True when this build links function `f` (the Rocksoft CRC-64s came
+    /// with ISA-L 2.31).
+    pub fn has(&self, f: IsalCrcFn) -> bool {
+        #[cfg(mbhash_isal)]
+        {
+            // SAFETY: a query on a constant table.
+            unsafe { crc_ffi::mbb_isal_crc_has(f as core::ffi::c_int) != 0 }
+        }
+        #[cfg(not(mbhash_isal))]
+        {
+            let _ = f;
+            match *self {}
+        }
+    }
+
+    /// ISA-L's function `f` over `data` from seed 0: the value of the
+    /// mbhash variant it computes. `None` when `f` is not linked.
+    pub fn checksum(&self, f: IsalCrcFn, data: &[u8]) -> Option<u64> {
+        if !self.has(f) {
+            return None;
+        }
+        #[cfg(mbhash_isal)]
+        {
+            // SAFETY: the shim reads `data.len()` bytes from the pointer
+            // (ISA-L's 64-bit lengths; `crc32_iscsi` in chunks its `int`
+            // holds) and writes nothing; `f` is linked, checked above.
+            Some(unsafe { crc_ffi::mbb_isal_crc(f as core::ffi::c_int, data.as_ptr(), data.len()) })
+        }
+        #[cfg(not(mbhash_isal))]
+        {
+            let _ = data;
+            match *self {}
+        }
+    }
+}
+
+/// libdeflate's `libdeflate_crc32`, when linked.
+#[cfg(mbhash_libdeflate)]
+#[derive(Clone, Copy)]
+pub struct Libdeflate(());
+
+/// libdeflate: not linked in this build.
+#[cfg(not(mbhash_libdeflate))]
+#[derive(Clone, Copy)]
+pub enum Libdeflate {}
+
+#[cfg(mbhash_libdeflate)]
+unsafe extern "C" {
+    fn libdeflate_crc32(crc: u32, buf: *const core::ffi::c_void, len: usize) -> u32;
+}
+
+impl Libdeflate {
+    /// The peer, when this build links libdeflate.
+    pub fn new() -> Option<Self> {
+        #[cfg(mbhash_libdeflate)]
+        return Some(Self(()));
+        #[cfg(not(mbhash_libdeflate))]
+        None
+    }
+
+    /// CRC-32/ISO-HDLC of `data` (`libdeflate_crc32(0, ...)`).
+    pub fn crc32(&self, data: &[u8]) -> u32 {
+        #[cfg(mbhash_libdeflate)]
+        {
+            // SAFETY: libdeflate reads `data.len()` bytes from the pointer
+            // and writes nothing.
+            unsafe { libdeflate_crc32(0, data.as_ptr().cast(), data.len()) }
+        }
+        #[cfg(not(mbhash_libdeflate))]
+        {
+            let _ = data;
+            match *self {}
+        }
+    }
+}
+
+/// zlib's `crc32`, when linked.
+#[cfg(mbhash_zlib)]
+#[derive(Clone, Copy)]
+pub struct Zlib(());
+
+/// zlib: not linked in this build.
+#[cfg(not(mbhash_zlib))]
+#[derive(Clone, Copy)]
+pub enum Zlib {}
+
+#[cfg(mbhash_zlib)]
+unsafe extern "C" {
+    fn crc32(crc: core::ffi::c_ulong, buf: *const u8, len: core::ffi::c_uint)
+    -> core::ffi::c_ulong;
+}
+
+impl Zlib {
+    /// The peer, when this build links zlib.
+    pub fn new() -> Option<Self> {
+        #[cfg(mbhash_zlib)]
+        return Some(Self(()));
+        #[cfg(not(mbhash_zlib))]
+        None
+    }
+
+    /// CRC-32/ISO-HDLC of `data` (zlib's `crc32` from 0, in pieces its
+    /// `uInt` length holds).
+    pub fn crc32(&self, data: &[u8]) -> u32 {
+        #[cfg(mbhash_zlib)]
+        {
+            let mut crc: core::ffi::c_ulong = 0;
+            for piece in data.chunks(1 << 30) {
+                // SAFETY: zlib reads `piece.len()` (< 2^32) bytes from the
+                // pointer and writes nothing.
+                crc = unsafe { crc32(crc, piece.as_ptr(), piece.len() as core::ffi::c_uint) };
+            }
+            crc as u32
+        }
+        #[cfg(not(mbhash_zlib))]
         {
             let _ = data;
             match *self {}

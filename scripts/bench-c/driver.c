@@ -13,7 +13,7 @@
  * fp a fingerprint of every digest of the cell, equal across entries and
  * across the two builds when both hash right.
  *
- *   driver [quick]
+ *   driver [quick] [crc|sha]   (crc, sha: only those cells)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -31,9 +31,6 @@
 #include <mbhash.h>
 #define SIDE "mbhash"
 #else
-#ifndef NO_ISAL_CRC
-#include <crc.h>
-#endif
 #define SIDE "isal"
 #endif
 
@@ -83,14 +80,14 @@ static double time_best(void (*run)(void *), void *arg, double *gbps, size_t byt
         return best;
 }
 
-static uint32_t fingerprint(const uint8_t *d, size_t n, uint32_t fp)
+__attribute__((unused)) static uint32_t fingerprint(const uint8_t *d, size_t n, uint32_t fp)
 {
         for (size_t i = 0; i < n; i++)
                 fp = (fp ^ d[i]) * 16777619u;
         return fp;
 }
 
-static void report(const char *alg, size_t size, int jobs, const char *entry, double ns,
+__attribute__((unused)) static void report(const char *alg, size_t size, int jobs, const char *entry, double ns,
                    double gbps, uint32_t fp)
 {
         printf("cell=%s/%zux%d entry=%s/%s ns=%.2f gbps=%.4f fp=%08x\n", alg, size, jobs, SIDE,
@@ -424,12 +421,485 @@ static void sha_cell(int bits, size_t size, int jobs)
 
 #endif /* HAVE_SHA */
 
-/* ---- CRC32C (iSCSI) ---- */
+/* ---- every CRC of ISA-L's crc.h and crc64.h ----
+ *
+ * A cell is one ISA-L function at one size, named after it
+ * (crc64_rocksoft_refl/4096x1). The ISA-L build times its dispatcher and
+ * every per-ISA function the library exports (bench-c.sh defines
+ * HAVE_<symbol> for each one nm finds) and the CPU runs; the mbhash build
+ * times the drop-in of the same name (mbhash-ffi/include/isa-l), mbh_crc
+ * with the variant's id, and the per-variant mbh_* function where there is
+ * one. Every entry of a cell returns the same value: the ISA-L function from
+ * seed 0 (crc32_iscsi: the standard CRC32C, ~crc32_iscsi(buf, len, ~0)),
+ * which is the catalogue CRC of the matching mbhash variant. The
+ * crc16_t10dif_copy cells copy into a second buffer (checked once) and also
+ * time memcpy followed by crc16_t10dif, the work the copy form replaces. */
+
+#if defined(SIDE_MBHASH) || !defined(NO_ISAL_CRC)
+#define HAVE_CRC 1
+#include <crc.h>
+#include <crc64.h>
+#endif
+
+#ifdef HAVE_CRC
+static uint8_t *dst;
+
+struct crc_entry {
+        const char *cell;  /* the ISA-L function the cell is named after */
+        const char *entry; /* what is called */
+        const char *needs; /* __builtin_cpu_supports names */
+        uint64_t (*fn)(const uint8_t *, size_t);
+};
+
+/* One call of an ISA-L-shaped function from seed 0. */
+#define SEED0(f)                                                                                   \
+        static uint64_t call_##f(const uint8_t *d, size_t n)                                       \
+        {                                                                                          \
+                return f(0, (unsigned char *)d, (uint64_t)n);                                      \
+        }
+/* crc32_iscsi's order and convention: (buf, len, init), no inversions. */
+#define ISCSI(f)                                                                                   \
+        static uint64_t call_##f(const uint8_t *d, size_t n)                                       \
+        {                                                                                          \
+                return ~f((unsigned char *)d, (int)n, 0xffffffffu) & 0xffffffffu;                  \
+        }
+#define COPY(f)                                                                                    \
+        static uint64_t call_##f(const uint8_t *d, size_t n)                                       \
+        {                                                                                          \
+                return f(0, dst, (unsigned char *)d, (uint64_t)n);                                 \
+        }
+#define E(cell, f, needs) {#cell, #f, needs, call_##f}
+
+/* Both builds: the ISA-L names (ISA-L's or the drop-in's). */
+SEED0(crc16_t10dif)
+COPY(crc16_t10dif_copy)
+SEED0(crc32_ieee)
+SEED0(crc32_gzip_refl)
+ISCSI(crc32_iscsi)
+SEED0(crc64_ecma_refl)
+SEED0(crc64_ecma_norm)
+SEED0(crc64_iso_refl)
+SEED0(crc64_iso_norm)
+SEED0(crc64_jones_refl)
+SEED0(crc64_jones_norm)
+#ifdef SIDE_MBHASH
+#define HAVE_crc64_rocksoft_refl 1
+#define HAVE_crc64_rocksoft_norm 1
+#else
+/* ISA-L before 2.31 has no Rocksoft functions (nor in its crc64.h). */
+#ifdef HAVE_crc64_rocksoft_refl
+uint64_t crc64_rocksoft_refl(uint64_t, const unsigned char *, uint64_t);
+uint64_t crc64_rocksoft_norm(uint64_t, const unsigned char *, uint64_t);
+uint64_t crc64_rocksoft_refl_base(uint64_t, const unsigned char *, uint64_t);
+uint64_t crc64_rocksoft_norm_base(uint64_t, const unsigned char *, uint64_t);
+#endif
+#endif
+#ifdef HAVE_crc64_rocksoft_refl
+SEED0(crc64_rocksoft_refl)
+SEED0(crc64_rocksoft_norm)
+#endif
+
+static uint64_t call_memcpy_crc16_t10dif(const uint8_t *d, size_t n)
+{
+        memcpy(dst, d, n);
+        return crc16_t10dif(0, dst, (uint64_t)n);
+}
+
+#ifdef SIDE_MBHASH
+/* mbh_crc with a variant's id. */
+#define BY_ID(name, id)                                                                            \
+        static uint64_t call_mbh_crc_##name(const uint8_t *d, size_t n)                            \
+        {                                                                                          \
+                uint64_t crc;                                                                      \
+                if (mbh_crc(id, d, n, &crc) != MBH_OK)                                             \
+                        abort();                                                                   \
+                return crc;                                                                        \
+        }
+/* A per-variant mbh_* function. */
+#define PER(f, T)                                                                                  \
+        static uint64_t call_##f(const uint8_t *d, size_t n)                                       \
+        {                                                                                          \
+                T crc;                                                                             \
+                if (f(d, n, &crc) != MBH_OK)                                                       \
+                        abort();                                                                   \
+                return crc;                                                                        \
+        }
+BY_ID(t10dif, MBH_CRC_16_T10_DIF)
+BY_ID(bzip2, MBH_CRC_32_BZIP2)
+BY_ID(iso_hdlc, MBH_CRC_32_ISO_HDLC)
+BY_ID(iscsi, MBH_CRC_32_ISCSI)
+BY_ID(xz, MBH_CRC_64_XZ)
+BY_ID(we, MBH_CRC_64_WE)
+BY_ID(go_iso, MBH_CRC_64_GO_ISO)
+BY_ID(iso_norm, MBH_CRC_64_ISO_NORM)
+BY_ID(jones_refl, MBH_CRC_64_JONES_REFL)
+BY_ID(jones_norm, MBH_CRC_64_JONES_NORM)
+BY_ID(nvme, MBH_CRC_64_NVME)
+BY_ID(rocksoft_norm, MBH_CRC_64_ROCKSOFT_NORM)
+PER(mbh_crc16_t10dif, uint16_t)
+PER(mbh_crc32_bzip2, uint32_t)
+PER(mbh_crc32, uint32_t)
+PER(mbh_crc32c, uint32_t)
+PER(mbh_crc64_xz, uint64_t)
+PER(mbh_crc64_we, uint64_t)
+PER(mbh_crc64_go_iso, uint64_t)
+PER(mbh_crc64_nvme, uint64_t)
+#define ID(cell, name) {#cell, "mbh_crc(" #name ")", "", call_mbh_crc_##name}
+static const struct crc_entry CRCS[] = {
+        E(crc16_t10dif, crc16_t10dif, ""),
+        ID(crc16_t10dif, t10dif),
+        E(crc16_t10dif, mbh_crc16_t10dif, ""),
+        E(crc16_t10dif_copy, crc16_t10dif_copy, ""),
+        E(crc16_t10dif_copy, memcpy_crc16_t10dif, ""),
+        E(crc32_ieee, crc32_ieee, ""),
+        ID(crc32_ieee, bzip2),
+        E(crc32_ieee, mbh_crc32_bzip2, ""),
+        E(crc32_gzip_refl, crc32_gzip_refl, ""),
+        ID(crc32_gzip_refl, iso_hdlc),
+        E(crc32_gzip_refl, mbh_crc32, ""),
+        E(crc32_iscsi, crc32_iscsi, ""),
+        ID(crc32_iscsi, iscsi),
+        E(crc32_iscsi, mbh_crc32c, ""),
+        E(crc64_ecma_refl, crc64_ecma_refl, ""),
+        ID(crc64_ecma_refl, xz),
+        E(crc64_ecma_refl, mbh_crc64_xz, ""),
+        E(crc64_ecma_norm, crc64_ecma_norm, ""),
+        ID(crc64_ecma_norm, we),
+        E(crc64_ecma_norm, mbh_crc64_we, ""),
+        E(crc64_iso_refl, crc64_iso_refl, ""),
+        ID(crc64_iso_refl, go_iso),
+        E(crc64_iso_refl, mbh_crc64_go_iso, ""),
+        E(crc64_iso_norm, crc64_iso_norm, ""),
+        ID(crc64_iso_norm, iso_norm),
+        E(crc64_jones_refl, crc64_jones_refl, ""),
+        ID(crc64_jones_refl, jones_refl),
+        E(crc64_jones_norm, crc64_jones_norm, ""),
+        ID(crc64_jones_norm, jones_norm),
+        E(crc64_rocksoft_refl, crc64_rocksoft_refl, ""),
+        ID(crc64_rocksoft_refl, nvme),
+        E(crc64_rocksoft_refl, mbh_crc64_nvme, ""),
+        E(crc64_rocksoft_norm, crc64_rocksoft_norm, ""),
+        ID(crc64_rocksoft_norm, rocksoft_norm),
+};
+#else
+/* ISA-L's per-ISA functions: exported, most not declared in its headers
+ * (the _base forms are). Declared and timed only where bench-c.sh found
+ * the symbol in the library (HAVE_<name>). */
+#define PCLMUL "sse4.2 pclmul"
+#define AVX2V "avx2 vpclmulqdq"
+#define AVX512V AVX512 " vpclmulqdq"
+#define D16(f) uint16_t f(uint16_t, const unsigned char *, uint64_t);
+#define D32(f) uint32_t f(uint32_t, const unsigned char *, uint64_t);
+#define D64(f) uint64_t f(uint64_t, const unsigned char *, uint64_t);
+#define DCOPY(f) uint16_t f(uint16_t, uint8_t *, uint8_t *, uint64_t);
+#define DISCSI(f) unsigned int f(unsigned char *, int, unsigned int);
+#define ISA_FNS(X)                                                                                 \
+        X(crc16_t10dif, crc16_t10dif_01, D16, SEED0, PCLMUL)                                       \
+        X(crc16_t10dif, crc16_t10dif_by4, D16, SEED0, PCLMUL)                                      \
+        X(crc16_t10dif, crc16_t10dif_02, D16, SEED0, "avx " PCLMUL)                                \
+        X(crc16_t10dif, crc16_t10dif_avx2, D16, SEED0, AVX2V)                                      \
+        X(crc16_t10dif, crc16_t10dif_by16_10, D16, SEED0, AVX512V)                                 \
+        X(crc16_t10dif_copy, crc16_t10dif_copy_by4, DCOPY, COPY, PCLMUL)                           \
+        X(crc16_t10dif_copy, crc16_t10dif_copy_by4_02, DCOPY, COPY, "avx " PCLMUL)                 \
+        X(crc32_ieee, crc32_ieee_01, D32, SEED0, PCLMUL)                                           \
+        X(crc32_ieee, crc32_ieee_by4, D32, SEED0, PCLMUL)                                          \
+        X(crc32_ieee, crc32_ieee_02, D32, SEED0, "avx " PCLMUL)                                    \
+        X(crc32_ieee, crc32_ieee_avx2, D32, SEED0, AVX2V)                                          \
+        X(crc32_ieee, crc32_ieee_by16_10, D32, SEED0, AVX512V)                                     \
+        X(crc32_gzip_refl, crc32_gzip_refl_by8, D32, SEED0, PCLMUL)                                \
+        X(crc32_gzip_refl, crc32_gzip_refl_by8_02, D32, SEED0, "avx " PCLMUL)                      \
+        X(crc32_gzip_refl, crc32_gzip_refl_avx2, D32, SEED0, AVX2V)                                \
+        X(crc32_gzip_refl, crc32_gzip_refl_by16_10, D32, SEED0, AVX512V)                           \
+        X(crc32_iscsi, crc32_iscsi_01, DISCSI, ISCSI, PCLMUL)                                      \
+        X(crc32_iscsi, crc32_iscsi_by8_02, DISCSI, ISCSI, "avx " PCLMUL)                           \
+        X(crc32_iscsi, crc32_iscsi_avx2, DISCSI, ISCSI, AVX2V)                                     \
+        X(crc32_iscsi, crc32_iscsi_by16_10, DISCSI, ISCSI, AVX512V)                                \
+        X64(ecma_refl) X64(ecma_norm) X64(iso_refl) X64(iso_norm) X64(jones_refl)                  \
+        X64(jones_norm) X64(rocksoft_refl) X64(rocksoft_norm)
+#define X64(v)                                                                                     \
+        X(crc64_##v, crc64_##v##_by8, D64, SEED0, PCLMUL)                                          \
+        X(crc64_##v, crc64_##v##_avx2, D64, SEED0, AVX2V)                                          \
+        X(crc64_##v, crc64_##v##_by16_10, D64, SEED0, AVX512V)
+/* Declares and wraps each function found. */
+#define X(cell, f, decl, wrap, needs) IF_##f(decl(f) wrap(f))
+/* The entries of the functions found. */
+#define Y(cell, f, decl, wrap, needs) IF_##f(E(cell, f, needs), )
+#ifdef HAVE_crc16_t10dif_01
+#define IF_crc16_t10dif_01(...) __VA_ARGS__
+#else
+#define IF_crc16_t10dif_01(...)
+#endif
+#ifdef HAVE_crc16_t10dif_by4
+#define IF_crc16_t10dif_by4(...) __VA_ARGS__
+#else
+#define IF_crc16_t10dif_by4(...)
+#endif
+#ifdef HAVE_crc16_t10dif_02
+#define IF_crc16_t10dif_02(...) __VA_ARGS__
+#else
+#define IF_crc16_t10dif_02(...)
+#endif
+#ifdef HAVE_crc16_t10dif_avx2
+#define IF_crc16_t10dif_avx2(...) __VA_ARGS__
+#else
+#define IF_crc16_t10dif_avx2(...)
+#endif
+#ifdef HAVE_crc16_t10dif_by16_10
+#define IF_crc16_t10dif_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc16_t10dif_by16_10(...)
+#endif
+#ifdef HAVE_crc16_t10dif_copy_by4
+#define IF_crc16_t10dif_copy_by4(...) __VA_ARGS__
+#else
+#define IF_crc16_t10dif_copy_by4(...)
+#endif
+#ifdef HAVE_crc16_t10dif_copy_by4_02
+#define IF_crc16_t10dif_copy_by4_02(...) __VA_ARGS__
+#else
+#define IF_crc16_t10dif_copy_by4_02(...)
+#endif
+#ifdef HAVE_crc32_ieee_01
+#define IF_crc32_ieee_01(...) __VA_ARGS__
+#else
+#define IF_crc32_ieee_01(...)
+#endif
+#ifdef HAVE_crc32_ieee_by4
+#define IF_crc32_ieee_by4(...) __VA_ARGS__
+#else
+#define IF_crc32_ieee_by4(...)
+#endif
+#ifdef HAVE_crc32_ieee_02
+#define IF_crc32_ieee_02(...) __VA_ARGS__
+#else
+#define IF_crc32_ieee_02(...)
+#endif
+#ifdef HAVE_crc32_ieee_avx2
+#define IF_crc32_ieee_avx2(...) __VA_ARGS__
+#else
+#define IF_crc32_ieee_avx2(...)
+#endif
+#ifdef HAVE_crc32_ieee_by16_10
+#define IF_crc32_ieee_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc32_ieee_by16_10(...)
+#endif
+#ifdef HAVE_crc32_gzip_refl_by8
+#define IF_crc32_gzip_refl_by8(...) __VA_ARGS__
+#else
+#define IF_crc32_gzip_refl_by8(...)
+#endif
+#ifdef HAVE_crc32_gzip_refl_by8_02
+#define IF_crc32_gzip_refl_by8_02(...) __VA_ARGS__
+#else
+#define IF_crc32_gzip_refl_by8_02(...)
+#endif
+#ifdef HAVE_crc32_gzip_refl_avx2
+#define IF_crc32_gzip_refl_avx2(...) __VA_ARGS__
+#else
+#define IF_crc32_gzip_refl_avx2(...)
+#endif
+#ifdef HAVE_crc32_gzip_refl_by16_10
+#define IF_crc32_gzip_refl_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc32_gzip_refl_by16_10(...)
+#endif
+#ifdef HAVE_crc32_iscsi_01
+#define IF_crc32_iscsi_01(...) __VA_ARGS__
+#else
+#define IF_crc32_iscsi_01(...)
+#endif
+#ifdef HAVE_crc32_iscsi_by8_02
+#define IF_crc32_iscsi_by8_02(...) __VA_ARGS__
+#else
+#define IF_crc32_iscsi_by8_02(...)
+#endif
+#ifdef HAVE_crc32_iscsi_avx2
+#define IF_crc32_iscsi_avx2(...) __VA_ARGS__
+#else
+#define IF_crc32_iscsi_avx2(...)
+#endif
+#ifdef HAVE_crc32_iscsi_by16_10
+#define IF_crc32_iscsi_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc32_iscsi_by16_10(...)
+#endif
+#ifdef HAVE_crc64_ecma_refl_by8
+#define IF_crc64_ecma_refl_by8(...) __VA_ARGS__
+#else
+#define IF_crc64_ecma_refl_by8(...)
+#endif
+#ifdef HAVE_crc64_ecma_refl_avx2
+#define IF_crc64_ecma_refl_avx2(...) __VA_ARGS__
+#else
+#define IF_crc64_ecma_refl_avx2(...)
+#endif
+#ifdef HAVE_crc64_ecma_refl_by16_10
+#define IF_crc64_ecma_refl_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc64_ecma_refl_by16_10(...)
+#endif
+#ifdef HAVE_crc64_ecma_norm_by8
+#define IF_crc64_ecma_norm_by8(...) __VA_ARGS__
+#else
+#define IF_crc64_ecma_norm_by8(...)
+#endif
+#ifdef HAVE_crc64_ecma_norm_avx2
+#define IF_crc64_ecma_norm_avx2(...) __VA_ARGS__
+#else
+#define IF_crc64_ecma_norm_avx2(...)
+#endif
+#ifdef HAVE_crc64_ecma_norm_by16_10
+#define IF_crc64_ecma_norm_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc64_ecma_norm_by16_10(...)
+#endif
+#ifdef HAVE_crc64_iso_refl_by8
+#define IF_crc64_iso_refl_by8(...) __VA_ARGS__
+#else
+#define IF_crc64_iso_refl_by8(...)
+#endif
+#ifdef HAVE_crc64_iso_refl_avx2
+#define IF_crc64_iso_refl_avx2(...) __VA_ARGS__
+#else
+#define IF_crc64_iso_refl_avx2(...)
+#endif
+#ifdef HAVE_crc64_iso_refl_by16_10
+#define IF_crc64_iso_refl_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc64_iso_refl_by16_10(...)
+#endif
+#ifdef HAVE_crc64_iso_norm_by8
+#define IF_crc64_iso_norm_by8(...) __VA_ARGS__
+#else
+#define IF_crc64_iso_norm_by8(...)
+#endif
+#ifdef HAVE_crc64_iso_norm_avx2
+#define IF_crc64_iso_norm_avx2(...) __VA_ARGS__
+#else
+#define IF_crc64_iso_norm_avx2(...)
+#endif
+#ifdef HAVE_crc64_iso_norm_by16_10
+#define IF_crc64_iso_norm_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc64_iso_norm_by16_10(...)
+#endif
+#ifdef HAVE_crc64_jones_refl_by8
+#define IF_crc64_jones_refl_by8(...) __VA_ARGS__
+#else
+#define IF_crc64_jones_refl_by8(...)
+#endif
+#ifdef HAVE_crc64_jones_refl_avx2
+#define IF_crc64_jones_refl_avx2(...) __VA_ARGS__
+#else
+#define IF_crc64_jones_refl_avx2(...)
+#endif
+#ifdef HAVE_crc64_jones_refl_by16_10
+#define IF_crc64_jones_refl_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc64_jones_refl_by16_10(...)
+#endif
+#ifdef HAVE_crc64_jones_norm_by8
+#define IF_crc64_jones_norm_by8(...) __VA_ARGS__
+#else
+#define IF_crc64_jones_norm_by8(...)
+#endif
+#ifdef HAVE_crc64_jones_norm_avx2
+#define IF_crc64_jones_norm_avx2(...) __VA_ARGS__
+#else
+#define IF_crc64_jones_norm_avx2(...)
+#endif
+#ifdef HAVE_crc64_jones_norm_by16_10
+#define IF_crc64_jones_norm_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc64_jones_norm_by16_10(...)
+#endif
+#ifdef HAVE_crc64_rocksoft_refl_by8
+#define IF_crc64_rocksoft_refl_by8(...) __VA_ARGS__
+#else
+#define IF_crc64_rocksoft_refl_by8(...)
+#endif
+#ifdef HAVE_crc64_rocksoft_refl_avx2
+#define IF_crc64_rocksoft_refl_avx2(...) __VA_ARGS__
+#else
+#define IF_crc64_rocksoft_refl_avx2(...)
+#endif
+#ifdef HAVE_crc64_rocksoft_refl_by16_10
+#define IF_crc64_rocksoft_refl_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc64_rocksoft_refl_by16_10(...)
+#endif
+#ifdef HAVE_crc64_rocksoft_norm_by8
+#define IF_crc64_rocksoft_norm_by8(...) __VA_ARGS__
+#else
+#define IF_crc64_rocksoft_norm_by8(...)
+#endif
+#ifdef HAVE_crc64_rocksoft_norm_avx2
+#define IF_crc64_rocksoft_norm_avx2(...) __VA_ARGS__
+#else
+#define IF_crc64_rocksoft_norm_avx2(...)
+#endif
+#ifdef HAVE_crc64_rocksoft_norm_by16_10
+#define IF_crc64_rocksoft_norm_by16_10(...) __VA_ARGS__
+#else
+#define IF_crc64_rocksoft_norm_by16_10(...)
+#endif
+ISA_FNS(X)
+#undef X
+#define X Y
+SEED0(crc16_t10dif_base)
+COPY(crc16_t10dif_copy_base)
+SEED0(crc32_ieee_base)
+SEED0(crc32_gzip_refl_base)
+ISCSI(crc32_iscsi_base)
+SEED0(crc64_ecma_refl_base)
+SEED0(crc64_ecma_norm_base)
+SEED0(crc64_iso_refl_base)
+SEED0(crc64_iso_norm_base)
+SEED0(crc64_jones_refl_base)
+SEED0(crc64_jones_norm_base)
+#ifdef HAVE_crc64_rocksoft_refl
+SEED0(crc64_rocksoft_refl_base)
+SEED0(crc64_rocksoft_norm_base)
+#endif
+static const struct crc_entry CRCS[] = {
+        E(crc16_t10dif, crc16_t10dif, ""),
+        E(crc16_t10dif, crc16_t10dif_base, ""),
+        E(crc16_t10dif_copy, crc16_t10dif_copy, ""),
+        E(crc16_t10dif_copy, crc16_t10dif_copy_base, ""),
+        E(crc16_t10dif_copy, memcpy_crc16_t10dif, ""),
+        E(crc32_ieee, crc32_ieee, ""),
+        E(crc32_ieee, crc32_ieee_base, ""),
+        E(crc32_gzip_refl, crc32_gzip_refl, ""),
+        E(crc32_gzip_refl, crc32_gzip_refl_base, ""),
+        E(crc32_iscsi, crc32_iscsi, ""),
+        E(crc32_iscsi, crc32_iscsi_base, ""),
+        E(crc64_ecma_refl, crc64_ecma_refl, ""),
+        E(crc64_ecma_refl, crc64_ecma_refl_base, ""),
+        E(crc64_ecma_norm, crc64_ecma_norm, ""),
+        E(crc64_ecma_norm, crc64_ecma_norm_base, ""),
+        E(crc64_iso_refl, crc64_iso_refl, ""),
+        E(crc64_iso_refl, crc64_iso_refl_base, ""),
+        E(crc64_iso_norm, crc64_iso_norm, ""),
+        E(crc64_iso_norm, crc64_iso_norm_base, ""),
+        E(crc64_jones_refl, crc64_jones_refl, ""),
+        E(crc64_jones_refl, crc64_jones_refl_base, ""),
+        E(crc64_jones_norm, crc64_jones_norm, ""),
+        E(crc64_jones_norm, crc64_jones_norm_base, ""),
+#ifdef HAVE_crc64_rocksoft_refl
+        E(crc64_rocksoft_refl, crc64_rocksoft_refl, ""),
+        E(crc64_rocksoft_refl, crc64_rocksoft_refl_base, ""),
+        E(crc64_rocksoft_norm, crc64_rocksoft_norm, ""),
+        E(crc64_rocksoft_norm, crc64_rocksoft_norm_base, ""),
+#endif
+        ISA_FNS(Y)
+};
+#endif
 
 struct crc_cell {
         size_t len;
-        uint32_t sink;
-        uint32_t (*fn)(const uint8_t *, size_t);
+        uint64_t sink;
+        uint64_t (*fn)(const uint8_t *, size_t);
 };
 
 static void run_crc(void *arg)
@@ -438,55 +908,9 @@ static void run_crc(void *arg)
         c->sink ^= c->fn(data, c->len);
 }
 
-#ifdef SIDE_MBHASH
-static uint32_t ours_crc32c(const uint8_t *d, size_t n)
-{
-        uint32_t crc;
-        if (mbh_crc32c(d, n, &crc) != MBH_OK)
-                abort();
-        return crc;
-}
-static const struct {
-        const char *name;
-        const char *needs;
-        uint32_t (*fn)(const uint8_t *, size_t);
-} CRCS[] = {{"mbh_crc32c", "", ours_crc32c}};
-#elif !defined(NO_ISAL_CRC)
-/* ISA-L's crc32_iscsi takes (buf, len, init) and returns the register
- * without the final inversion: CRC-32C is ~crc32_iscsi(buf, len, ~0). The
- * per-ISA functions are exported but not declared. */
-unsigned int crc32_iscsi_base(unsigned char *, int, unsigned int);
-unsigned int crc32_iscsi_01(unsigned char *, int, unsigned int);
-unsigned int crc32_iscsi_by8_02(unsigned char *, int, unsigned int);
-unsigned int crc32_iscsi_avx2(unsigned char *, int, unsigned int);
-unsigned int crc32_iscsi_by16_10(unsigned char *, int, unsigned int);
-#define ISCSI(f)                                                                                   \
-        static uint32_t call_##f(const uint8_t *d, size_t n)                                       \
-        {                                                                                          \
-                return ~f((unsigned char *)d, (int)n, 0xffffffffu);                                \
-        }
-ISCSI(crc32_iscsi)
-ISCSI(crc32_iscsi_base)
-ISCSI(crc32_iscsi_01)
-ISCSI(crc32_iscsi_by8_02)
-ISCSI(crc32_iscsi_avx2)
-ISCSI(crc32_iscsi_by16_10)
-static const struct {
-        const char *name;
-        const char *needs;
-        uint32_t (*fn)(const uint8_t *, size_t);
-} CRCS[] = {
-        {"crc32_iscsi", "", call_crc32_iscsi},
-        {"crc32_iscsi_base", "", call_crc32_iscsi_base},
-        {"crc32_iscsi_01", "sse4.2 pclmul", call_crc32_iscsi_01},
-        {"crc32_iscsi_by8_02", "avx sse4.2 pclmul", call_crc32_iscsi_by8_02},
-        {"crc32_iscsi_avx2", "avx2 vpclmulqdq", call_crc32_iscsi_avx2},
-        {"crc32_iscsi_by16_10", AVX512 " vpclmulqdq", call_crc32_iscsi_by16_10},
-};
-#endif
-
-#if defined(SIDE_MBHASH) || !defined(NO_ISAL_CRC)
-static void crc_cell(size_t len)
+/* Every entry at `len` bytes; the cells in the order of CRCS (the
+ * per-ISA entries of a cell come after the others, same cell names). */
+static void crc_cells(size_t len)
 {
         struct crc_cell c;
         double gbps;
@@ -496,16 +920,35 @@ static void crc_cell(size_t len)
                 c.len = len;
                 c.sink = 0;
                 c.fn = CRCS[i].fn;
-                uint32_t crc = c.fn(data, len);
+                memset(dst, 0, len);
+                uint64_t crc = c.fn(data, len);
+                if (strstr(CRCS[i].cell, "_copy") && memcmp(dst, data, len))
+                        abort();
                 double ns = time_best(run_crc, &c, &gbps, len);
-                report("crc32c", len, 1, CRCS[i].name, ns, gbps, crc);
+                printf("cell=%s/%zux1 entry=%s/%s ns=%.2f gbps=%.4f fp=%016llx\n", CRCS[i].cell,
+                       len, SIDE, CRCS[i].entry, ns, gbps, (unsigned long long)crc);
+                fflush(stdout);
         }
 }
-#endif
+#endif /* HAVE_CRC */
 
 int main(int argc, char **argv)
 {
-        quick = argc > 1 && !strcmp(argv[1], "quick");
+        int crc_only = 0, sha_only = 0;
+        for (int a = 1; a < argc; a++) {
+                if (!strcmp(argv[a], "quick"))
+                        quick = 1;
+                else if (!strcmp(argv[a], "crc"))
+                        crc_only = 1;
+                else if (!strcmp(argv[a], "sha"))
+                        sha_only = 1;
+                else {
+                        fprintf(stderr, "driver: unknown argument %s\n", argv[a]);
+                        return 2;
+                }
+        }
+        (void)crc_only;
+        (void)sha_only;
         size_t total = (size_t)MAX_JOBS * MAX_SIZE;
         if (total < CRC_MAX)
                 total = CRC_MAX;
@@ -518,11 +961,14 @@ int main(int argc, char **argv)
                 x ^= x << 17;
                 data[i] = (uint8_t)x;
         }
-#if defined(SIDE_MBHASH) || !defined(NO_ISAL_CRC)
+#ifdef HAVE_CRC
+        if (posix_memalign((void **)&dst, 64, CRC_MAX))
+                return 1;
         static const size_t crc_sizes[] = {64, 512, 4096, 65536, 1048576};
-        for (size_t i = 0; i < sizeof crc_sizes / sizeof crc_sizes[0]; i++)
+        for (size_t i = 0; i < sizeof crc_sizes / sizeof crc_sizes[0] && !sha_only; i++)
                 if (!quick || crc_sizes[i] == 4096)
-                        crc_cell(crc_sizes[i]);
+                        crc_cells(crc_sizes[i]);
+        free(dst);
 #endif
 #ifdef HAVE_SHA
         static const struct {
@@ -535,7 +981,7 @@ int main(int argc, char **argv)
                 {256, 131072, 16},  {256, 131072, 64},   {512, 64, 1},       {512, 4096, 16},
                 {512, 131072, 64},
         };
-        for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++)
+        for (size_t i = 0; i < sizeof cells / sizeof cells[0] && !crc_only; i++)
                 if (!quick || (cells[i].size == 4096 && cells[i].jobs == 16))
                         sha_cell(cells[i].bits, cells[i].size, cells[i].jobs);
 #endif

@@ -263,13 +263,7 @@ mod x86 {
                 _mm512_zextsi128_si512(_mm_cvtsi32_si128(crc as i32)),
             )
         } else {
-            // SAFETY: the mask enables the last `64 - pad` bytes of the
-            // vector, which are `first`; the `pad` bytes in front of it are
-            // neither read nor faulted on (AVX-512 masked loads suppress
-            // masked-out elements).
-            let v0 = unsafe {
-                _mm512_maskz_loadu_epi8(!0 << pad, first.as_ptr().wrapping_sub(pad).cast())
-            };
+            let v0 = crate::crc32c::vpclmul::x86::padded_first(first, pad);
             // x^(31 - 8 pad): the register moved back over the pad.
             let crc = _mm_clmulepi64_si128::<0x00>(
                 _mm_cvtsi32_si128(crc as i32),
