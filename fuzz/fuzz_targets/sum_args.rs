@@ -6,6 +6,9 @@
 #[path = "../../mbhash-cli/src/args.rs"]
 mod args;
 #[allow(dead_code)]
+#[path = "../../mbhash-cli/src/crcalgo.rs"]
+mod crcalgo;
+#[allow(dead_code)]
 #[path = "../../mbhash-cli/src/names.rs"]
 mod names;
 

@@ -103,7 +103,7 @@ pub struct Options {
     pub algo: Algo,
     /// `-a` named a CRC (`crc`, `crc32b`, `crc64-nvme`, ...): that, not
     /// `algo`, is computed.
-    pub crc: Option<crate::crcsum::CrcAlgo>,
+    pub crc: Option<crate::crcalgo::CrcAlgo>,
     /// `-a` was given: check mode then takes lines of that algorithm only.
     pub algo_given: bool,
     /// Check mode.
@@ -393,9 +393,9 @@ fn apply(o: &mut Options, opt: Opt, value: Option<String>) -> Result<(), String>
             {
                 Some(a) => o.algo = a,
                 None => {
-                    o.crc = Some(crate::crcsum::CrcAlgo::from_name(&v).ok_or_else(|| {
+                    o.crc = Some(crate::crcalgo::CrcAlgo::from_name(&v).ok_or_else(|| {
                         let mut names: Vec<_> = Algo::ALL.iter().map(|a| a.name()).collect();
-                        names.extend(crate::crcsum::CrcAlgo::names());
+                        names.extend(crate::crcalgo::CrcAlgo::names());
                         format!(
                             "invalid argument '{v}' for '--algorithm' (valid: {})",
                             names.join(", ")
@@ -453,7 +453,7 @@ fn validate(o: &Options) -> Result<(), Refusal> {
     }
     if let Some(crc) = o.crc.filter(|_| o.check) {
         return Err(Refusal {
-            msg: crate::crcsum::check_refused(crc),
+            msg: crate::crcalgo::check_refused(crc),
             usage: false,
         });
     }

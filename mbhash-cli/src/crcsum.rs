@@ -21,68 +21,14 @@
 use std::fs::File;
 use std::io::{self, Read};
 
-use mbhash_core::crc::{Crc, CrcSpec, Variant};
+use mbhash_core::crc::{Crc, Variant};
 
 use crate::args::Options;
+pub use crate::crcalgo::CrcAlgo;
 use crate::names;
 use crate::output::{Out, push_base64, push_hex};
 use crate::progress;
 use crate::walk::{Walk, What};
-
-/// The CRC algorithms of `-a`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CrcAlgo {
-    /// `-a crc`: POSIX `cksum`.
-    Cksum,
-    /// `-a crc32b`: coreutils 9.6's `cksum -a crc32b`.
-    Crc32b,
-    /// A named CRC, in the `sha256sum` line forms.
-    Named(Variant),
-}
-
-impl CrcAlgo {
-    /// The CRC algorithm `-a name` means (lower-case names, the catalogue's
-    /// in any case), if any.
-    pub fn from_name(name: &str) -> Option<CrcAlgo> {
-        match name {
-            "crc" => Some(CrcAlgo::Cksum),
-            "crc32b" => Some(CrcAlgo::Crc32b),
-            _ => Variant::from_name(&name.to_ascii_lowercase())
-                .or_else(|| Variant::from_name(name))
-                .map(CrcAlgo::Named),
-        }
-    }
-
-    /// The names `-a` lists.
-    pub fn names() -> Vec<&'static str> {
-        let mut v = vec!["crc", "crc32b"];
-        v.extend(Variant::ALL.iter().map(|v| v.name()));
-        v
-    }
-
-    /// The spec computed over the data.
-    fn spec(self) -> &'static CrcSpec {
-        match self {
-            CrcAlgo::Cksum => Variant::Crc32Cksum.spec(),
-            CrcAlgo::Crc32b => Variant::Crc32IsoHdlc.spec(),
-            CrcAlgo::Named(v) => v.spec(),
-        }
-    }
-
-    /// True for the two `cksum` forms.
-    pub fn is_cksum(self) -> bool {
-        matches!(self, CrcAlgo::Cksum | CrcAlgo::Crc32b)
-    }
-
-    /// The tag of `--tag` lines: the name in upper case (`CRC64-NVME`).
-    fn tag(self) -> String {
-        match self {
-            CrcAlgo::Cksum => "CRC".into(),
-            CrcAlgo::Crc32b => "CRC32B".into(),
-            CrcAlgo::Named(v) => v.name().to_ascii_uppercase(),
-        }
-    }
-}
 
 /// The CRC and length of everything `r` gives.
 fn crc_of(
@@ -244,34 +190,4 @@ pub fn run(o: &Options, algo: CrcAlgo, named: bool, show_progress: bool) -> io::
         }
         out.flush().map(|()| ok)
     })
-}
-
-/// The refusal of `-c` with a CRC, in coreutils' words.
-pub fn check_refused(algo: CrcAlgo) -> String {
-    match algo {
-        CrcAlgo::Cksum | CrcAlgo::Crc32b => {
-            "--check is not supported with --algorithm={bsd,sysv,crc,crc32b}".into()
-        }
-        CrcAlgo::Named(v) => format!("--check is not supported with --algorithm={}", v.name()),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn names_resolve() {
-        assert_eq!(CrcAlgo::from_name("crc"), Some(CrcAlgo::Cksum));
-        assert_eq!(CrcAlgo::from_name("crc32b"), Some(CrcAlgo::Crc32b));
-        assert_eq!(
-            CrcAlgo::from_name("crc64-nvme"),
-            Some(CrcAlgo::Named(Variant::Crc64Nvme))
-        );
-        assert_eq!(
-            CrcAlgo::from_name("CRC-64/NVME"),
-            Some(CrcAlgo::Named(Variant::Crc64Nvme))
-        );
-        assert_eq!(CrcAlgo::from_name("sha256"), None);
-    }
 }

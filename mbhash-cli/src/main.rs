@@ -16,6 +16,7 @@ mod args;
 mod bench;
 mod check;
 mod checkline;
+mod crcalgo;
 mod crcsum;
 mod names;
 mod outfile;
