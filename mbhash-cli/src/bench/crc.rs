@@ -83,14 +83,15 @@ struct CrcRow {
 
 impl CrcRow {
     /// The parent's fields (`peer` is `crc-fast`, `vs_peer` the ratio to
-    /// it, `vs_sha2` null) and this bench's four ratios.
+    /// it; `vs_sha2`, `vs_rustcrypto` and `vs_openssl` null) and this
+    /// bench's four ratios.
     fn json(&self) -> String {
         let opt = |v: Option<f64>| match v {
             Some(v) => format!("{v:.4}"),
             None => "null".into(),
         };
         format!(
-            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":1,\"gbps\":{:.4},\"vs_sha2\":null,\"vs_peer\":{:.4},\"peer\":\"crc-fast\",\"vs_isal\":{},\"api\":\"oneshot\",\"vs_crc_fast\":{:.4},\"vs_libdeflate\":{},\"vs_zlib\":{}}}",
+            "{{\"algo\":\"{}\",\"impl\":\"{}\",\"engine\":\"{}\",\"size\":{},\"streams\":1,\"gbps\":{:.4},\"vs_sha2\":null,\"vs_rustcrypto\":null,\"vs_peer\":{:.4},\"peer\":\"crc-fast\",\"vs_isal\":{},\"vs_openssl\":null,\"api\":\"oneshot\",\"vs_crc_fast\":{:.4},\"vs_libdeflate\":{},\"vs_zlib\":{}}}",
             self.algo,
             self.imp,
             self.engine,
@@ -331,7 +332,9 @@ mod tests {
         };
         let j = r.json();
         assert!(
-            j.contains("\"vs_peer\":2.0000,\"peer\":\"crc-fast\",\"vs_isal\":1.5000,"),
+            j.contains(
+                "\"vs_peer\":2.0000,\"peer\":\"crc-fast\",\"vs_isal\":1.5000,\"vs_openssl\":null,"
+            ),
             "{j}"
         );
         assert!(
