@@ -1,0 +1,541 @@
+//! [`Engine`]: a family's kernels and the plan that picks among them per
+//! kernel call; its choice by name, by environment variable and by
+//! run-time default; and how it runs a plan's step over the busy lanes.
+
+use core::sync::atomic::Ordering;
+
+#[cfg(feature = "std")]
+use super::from_env;
+use super::{
+    AnyEngine, EngineError, EngineErrorKind, EngineNames, Kernels, LaneEngine, Plan, Single,
+    SingleStream, Step,
+};
+use crate::alg::{Family, MAX_LANES};
+
+/// An engine: the kernels it may run and the plan that picks among them.
+#[derive(Clone, Copy, Debug)]
+pub struct Engine<K: Kernels> {
+    pub(super) name: &'static str,
+    pub(super) lanes: u8,
+    pub(super) plan: Plan,
+    pub(super) kernels: K,
+}
+
+impl<K: Kernels> Engine<K> {
+    /// Every engine name of the family, `auto` first.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        core::iter::once("auto").chain(K::KINDS.iter().map(|(n, _)| *n))
+    }
+
+    /// True if the named engine runs on this CPU (after `MBHASH_DISABLE`).
+    pub fn is_supported(name: &str) -> bool {
+        if name == "auto" {
+            return true;
+        }
+        let kernels = K::detect();
+        K::KINDS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .is_some_and(|(_, steps)| steps.iter().all(|s| kernels.has(*s)))
+    }
+
+    /// The engine with this name.
+    ///
+    /// # Errors
+    /// Unknown or unsupported names; the error lists the valid ones.
+    pub fn from_name(name: &str) -> Result<Self, EngineError> {
+        if name == "auto" {
+            return Ok(Self::auto());
+        }
+        let Some((name, steps)) = K::KINDS.iter().find(|(n, _)| *n == name) else {
+            return Err(Self::error(name, EngineErrorKind::Unknown));
+        };
+        if !Self::is_supported(name) {
+            return Err(Self::error(name, EngineErrorKind::Unsupported));
+        }
+        let kernels = K::detect();
+        Ok(Engine {
+            name,
+            lanes: steps.iter().map(|s| Self::width(*s)).max().unwrap_or(1) as u8,
+            plan: Plan::only(steps, K::MID_WIDTH, K::WIDE_WIDTH),
+            kernels,
+        })
+    }
+
+    /// The engine named by the family's environment variable (read once
+    /// per process), or `auto` when it is unset.
+    ///
+    /// # Errors
+    /// When the variable names an unknown or unsupported engine.
+    pub fn try_configured() -> Result<Self, EngineError> {
+        match K::default_cell().load(Ordering::Acquire) {
+            0 => {}
+            1 => return Ok(Self::auto()),
+            i => {
+                if let Some((name, _)) = K::KINDS.get(usize::from(i) - 2)
+                    && let Ok(engine) = Self::from_name(name)
+                {
+                    return Ok(engine);
+                }
+            }
+        }
+        #[cfg(feature = "std")]
+        {
+            Self::from_env_cell().clone().map(Self::calibrated)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Ok(Self::auto())
+        }
+    }
+
+    /// Makes `name` the family's default engine from now on, for the whole
+    /// process: what [`Engine::configured`] returns, so the next kernel
+    /// call of every pool and service worker, and every new manager and
+    /// hasher, runs on it (work already under way finishes on the engine it
+    /// started with). It overrides the environment variable. Safe while
+    /// other threads hash.
+    ///
+    /// # Errors
+    /// An unknown or unsupported name; the default is then unchanged.
+    pub fn set_default(name: &str) -> Result<(), EngineError> {
+        let engine = Self::from_name(name)?;
+        let code = match K::KINDS.iter().position(|(n, _)| *n == engine.name) {
+            Some(i) => i as u8 + 2,
+            None => 1,
+        };
+        K::default_cell().store(code, Ordering::Release);
+        Ok(())
+    }
+
+    /// Undoes [`Engine::set_default`]: from now on the family's engine is
+    /// the one its environment variable names again (`auto` when unset), as
+    /// at the start of the process.
+    pub fn clear_default() {
+        K::default_cell().store(0, Ordering::Release);
+    }
+
+    /// Whether [`Engine::set_default`] chose the family's engine (rather
+    /// than the environment variable).
+    pub fn default_is_set() -> bool {
+        K::default_cell().load(Ordering::Acquire) != 0
+    }
+
+    /// [`Engine::try_configured`], or `auto` if that is an error: what every
+    /// infallible constructor (`JobManager::new`, `StreamHasher::new`,
+    /// `hash_many`) runs on.
+    pub fn configured() -> Self {
+        Self::try_configured().unwrap_or_else(|_| Self::auto())
+    }
+
+    /// [`Engine::configured`]'s one-stream kernel. The engines kept for
+    /// the process (`auto`, the environment's) are read in place, not
+    /// copied: a one-stream hasher asks on every `new`.
+    fn configured_single() -> Single<K> {
+        #[cfg(feature = "std")]
+        {
+            match K::default_cell().load(Ordering::Acquire) {
+                0 => match Self::from_env_cell() {
+                    Ok(engine) if engine.name != "auto" => engine.single(),
+                    _ => Self::auto_single(),
+                },
+                1 => Self::auto_single(),
+                _ => Self::configured().single(),
+            }
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Self::configured().single()
+        }
+    }
+
+    /// The engine the family's environment variable names (`auto` when
+    /// unset), read once per process. `auto` is kept uncalibrated here
+    /// ([`Engine::calibrated`] calibrates it where a caller needs its
+    /// plan), so that a one-stream hasher's first use measures only the
+    /// one-stream kernels.
+    #[cfg(feature = "std")]
+    fn from_env_cell() -> &'static Result<Self, EngineError> {
+        K::configured_cell().get_or_init(|| {
+            from_env::<Self, _>(
+                |name| match name {
+                    "auto" => Ok(Self::auto_uncalibrated()),
+                    _ => Self::from_name(name),
+                },
+                Self::auto_uncalibrated,
+            )
+        })
+    }
+
+    /// `self`, with `auto`'s plan measured (the process's calibrated
+    /// `auto`).
+    #[cfg(feature = "std")]
+    fn calibrated(self) -> Self {
+        if self.name == "auto" {
+            Self::auto()
+        } else {
+            self
+        }
+    }
+
+    /// The one-stream kernel of `auto`: the calibrated engine's, once a
+    /// manager or `hash_many` made one calibrate; before that, the one-lane
+    /// kernel that the one-stream calibration ([`Engine::calibrate_one`],
+    /// some microseconds) measured fastest. A process that hashes one
+    /// stream at a time never pays for timing the multi-lane kernels.
+    #[cfg(feature = "std")]
+    fn auto_single() -> Single<K> {
+        if let Some(engine) = K::auto_cell().get() {
+            return engine.single();
+        }
+        let kernels = K::detect();
+        let cell = K::single_cell();
+        let step = match cell.load(Ordering::Acquire) {
+            0 => {
+                let step = Self::calibrate_one(&kernels);
+                cell.store(step as u8 + 1, Ordering::Release);
+                step
+            }
+            n => Step::ALL[usize::from(n) - 1],
+        };
+        Single {
+            name: "auto",
+            step,
+            kernels,
+        }
+    }
+
+    /// The process's `auto` engine, calibrated at first use.
+    #[cfg(feature = "std")]
+    fn auto_ref() -> &'static Self {
+        K::auto_cell().get_or_init(|| {
+            let mut engine = Self::auto_uncalibrated();
+            engine.plan = engine.calibrate();
+            engine
+        })
+    }
+
+    /// What [`Engine::try_configured`] returns now, kept for the process:
+    /// one cell for each default the family can have (the environment's,
+    /// `auto`, each named engine), so that a caller that asks on every call
+    /// (the isa-l drop-in, whose managers have no room for an engine) pays
+    /// two atomic loads and follows [`Engine::set_default`] from its next
+    /// call on.
+    #[cfg(feature = "std")]
+    pub fn configured_static() -> &'static Result<Self, EngineError> {
+        const { assert!(K::KINDS.len() + 2 <= 8, "a cell per default") };
+        let code = K::default_cell().load(Ordering::Acquire);
+        K::default_cells()[usize::from(code) & 7].get_or_init(|| match code {
+            0 => Self::from_env_cell().clone().map(Self::calibrated),
+            1 => Ok(Self::auto()),
+            i => match K::KINDS.get(usize::from(i) - 2) {
+                Some((name, _)) => Self::from_name(name),
+                None => Ok(Self::auto()),
+            },
+        })
+    }
+
+    /// The process's calibrated `auto` engine, kept for the process.
+    #[cfg(feature = "std")]
+    pub fn auto_static() -> &'static Self {
+        Self::auto_ref()
+    }
+
+    /// The process's calibrated `auto` engine, if a caller has needed it
+    /// (a manager, `hash_many`, the service); `None` before that. It
+    /// calibrates nothing: one-stream hashers alone never make it
+    /// calibrate (see [`Engine::auto`]).
+    #[cfg(feature = "std")]
+    pub fn auto_if_calibrated() -> Option<Self> {
+        K::auto_cell().get().copied()
+    }
+
+    /// The `auto` engine: every supported kernel, chosen per call by costs
+    /// measured once per process (without `std`: by the family's default
+    /// costs, for the kernels this CPU has).
+    pub fn auto() -> Self {
+        #[cfg(feature = "std")]
+        {
+            *Self::auto_ref()
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            Self::auto_uncalibrated()
+        }
+    }
+
+    /// `auto` with the default costs of the detected kernels.
+    pub(super) fn auto_uncalibrated() -> Self {
+        let kernels = K::detect();
+        let lanes = Step::ALL
+            .into_iter()
+            .filter(|s| kernels.has(*s))
+            .map(Self::width)
+            .max()
+            .unwrap_or(1);
+        let cost = core::array::from_fn(|i| {
+            if kernels.has(Step::ALL[i]) {
+                K::DEFAULT_COST[i]
+            } else {
+                f32::INFINITY
+            }
+        });
+        Engine {
+            name: "auto",
+            lanes: lanes as u8,
+            plan: Plan::new(cost, K::MID_WIDTH, K::WIDE_WIDTH),
+            kernels,
+        }
+    }
+
+    /// The engine's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The plan: per-step costs (for `auto`, measured on this CPU).
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The physical floor of a hasher that many streams share on this
+    /// engine, against hashing each stream by itself: the least time per
+    /// lane-block among the steps this engine may run, every lane of the
+    /// call busy (on `auto`, usually its widest kernel), over the time per
+    /// block of this CPU's fastest one-lane kernel (SHA-NI or the AVX2
+    /// schedule, as a one-stream hasher such as `sha2`'s runs). Both are
+    /// `auto`'s costs measured in this process (this calibrates `auto` if
+    /// no caller has yet). A shared pool or service cannot use less CPU per
+    /// byte than this share of one stream's; 1.0 or more means sharing
+    /// saves none.
+    ///
+    /// ```
+    /// use mbhash_core::engine::Sha256Engine;
+    /// let floor = Sha256Engine::auto().floor_vs_one_stream();
+    /// assert!(floor > 0.0 && floor <= 1.0);
+    /// ```
+    #[cfg(feature = "std")]
+    pub fn floor_vs_one_stream(&self) -> f32 {
+        let measured = Self::auto().plan;
+        let per_lane_block = Step::ALL
+            .into_iter()
+            .filter(|s| self.plan.allows(*s) && measured.allows(*s))
+            .map(|s| measured.cost(s) / Self::width(s) as f32)
+            .fold(f32::INFINITY, f32::min);
+        // `auto` always allows the portable kernel: `one` is finite.
+        let one = measured
+            .cost(Step::Scalar)
+            .min(measured.cost(Step::Narrow1));
+        per_lane_block / one
+    }
+
+    /// The step this engine runs for `busy` lanes: e.g. how `auto` runs a
+    /// flush with 3 lanes left.
+    pub fn choose(&self, busy: u32) -> Step {
+        self.plan.choose(busy)
+    }
+
+    /// The kernel name behind a step of this family.
+    pub fn step_name(step: Step) -> &'static str {
+        K::step_name(step)
+    }
+
+    pub(super) fn width(step: Step) -> u32 {
+        match step {
+            Step::Scalar | Step::Narrow1 => 1,
+            Step::Narrow2 => 2,
+            Step::Narrow4 => 4,
+            Step::Mid => K::MID_WIDTH,
+            Step::Wide => K::WIDE_WIDTH,
+        }
+    }
+
+    fn error(name: &str, kind: EngineErrorKind) -> EngineError {
+        EngineError::new::<Self>(name, kind)
+    }
+
+    #[inline]
+    fn run(
+        &self,
+        step: Step,
+        states: &mut [<K::Family as Family>::State],
+        blocks: &[&[<K::Family as Family>::Block]],
+        busy: u32,
+    ) {
+        let k = &self.kernels;
+        let lanes = states.len();
+        match step {
+            Step::Mid | Step::Wide => {
+                let w = Self::width(step) as usize;
+                let mask = (1u32 << w) - 1;
+                for lo in (0..lanes).step_by(w) {
+                    if busy & (mask << lo) == 0 {
+                        continue;
+                    }
+                    if lo + w <= lanes {
+                        k.run_group(step, &mut states[lo..lo + w], &blocks[lo..lo + w]);
+                    } else {
+                        // A group wider than the lanes left: run it on a
+                        // copy, the missing lanes filled with a busy one.
+                        let m = lanes - lo;
+                        let fill = (busy >> lo).trailing_zeros() as usize;
+                        let mut tmp = [states[lo + fill]; MAX_LANES];
+                        tmp[..m].copy_from_slice(&states[lo..]);
+                        let mut b = [blocks[lo + fill]; MAX_LANES];
+                        b[..m].copy_from_slice(&blocks[lo..]);
+                        k.run_group(step, &mut tmp[..w], &b[..w]);
+                        states[lo..].copy_from_slice(&tmp[..m]);
+                    }
+                }
+            }
+            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => {
+                let split = self.plan.narrow_split(busy.count_ones()).0;
+                let mut lanes = (0..lanes).filter(|i| busy & (1 << i) != 0);
+                // Gather up to N busy lanes (a dummy copy of the first one
+                // where fewer are left), run them, scatter the results back.
+                macro_rules! narrow {
+                    ($n:literal, $run:ident) => {{
+                        let idx: [Option<usize>; $n] = core::array::from_fn(|_| lanes.next());
+                        let first = idx[0].expect("a narrow call has a busy lane");
+                        let mut tmp = idx.map(|i| states[i.unwrap_or(first)]);
+                        let mut it = tmp.iter_mut();
+                        k.$run(
+                            core::array::from_fn(|_| it.next().expect("n states")),
+                            idx.map(|i| blocks[i.unwrap_or(first)]),
+                        );
+                        for (i, s) in idx.iter().zip(tmp) {
+                            if let Some(i) = *i {
+                                states[i] = s;
+                            }
+                        }
+                    }};
+                }
+                for _ in 0..split.x4 {
+                    narrow!(4, run_x4);
+                }
+                for _ in 0..split.x2 {
+                    narrow!(2, run_x2);
+                }
+                for i in lanes.take(split.x1 as usize) {
+                    k.run_one(Step::Narrow1, &mut states[i], blocks[i]);
+                }
+            }
+            Step::Scalar => {
+                for i in (0..lanes).filter(|i| busy & (1 << i) != 0) {
+                    k.run_one(Step::Scalar, &mut states[i], blocks[i]);
+                }
+            }
+        }
+    }
+}
+
+impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
+    #[inline]
+    fn lanes(&self) -> usize {
+        self.lanes as usize
+    }
+
+    #[inline]
+    fn compress_lanes(
+        &self,
+        states: &mut [<K::Family as Family>::State],
+        blocks: &[&[<K::Family as Family>::Block]],
+        busy: u32,
+    ) {
+        debug_assert_eq!(states.len(), blocks.len());
+        debug_assert!(states.len() <= MAX_LANES && busy >> states.len() == 0);
+        if busy != 0 {
+            self.run(self.plan.choose(busy), states, blocks, busy);
+        }
+    }
+
+    #[inline]
+    fn compress_one(
+        &self,
+        state: &mut <K::Family as Family>::State,
+        blocks: &[<K::Family as Family>::Block],
+    ) {
+        self.single().compress(state, blocks);
+    }
+
+    type Single = Single<K>;
+
+    #[inline]
+    fn single(&self) -> Single<K> {
+        Single {
+            name: self.name,
+            step: self.plan.one(),
+            kernels: self.kernels,
+        }
+    }
+
+    #[inline]
+    fn configured_single() -> Single<K> {
+        Engine::configured_single()
+    }
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn from_name(name: &str) -> Result<Self, EngineError> {
+        Engine::from_name(name)
+    }
+
+    fn is_supported(name: &str) -> bool {
+        Engine::<K>::is_supported(name)
+    }
+
+    fn names() -> impl Iterator<Item = &'static str> {
+        Engine::<K>::names()
+    }
+
+    fn into_any(self) -> AnyEngine {
+        K::wrap(self)
+    }
+
+    fn from_any(any: AnyEngine) -> Option<Self> {
+        K::unwrap(any)
+    }
+
+    fn try_configured() -> Result<Self, EngineError> {
+        Engine::try_configured()
+    }
+
+    fn configured() -> Self {
+        Engine::configured()
+    }
+
+    #[cfg(feature = "std")]
+    fn configured_static() -> &'static Result<Self, EngineError> {
+        Engine::configured_static()
+    }
+
+    #[cfg(feature = "std")]
+    fn auto_static() -> &'static Self {
+        Engine::auto_static()
+    }
+}
+
+/// Views a slice of exactly `N` lanes as the arrays a kernel takes.
+pub(super) fn group_arrays<'s, 'b, S, B, const N: usize>(
+    states: &'s mut [S],
+    blocks: &[&'b [B]],
+) -> ([&'s mut S; N], [&'b [B]; N]) {
+    let mut it = states.iter_mut();
+    (
+        core::array::from_fn(|_| it.next().expect("a full group")),
+        core::array::from_fn(|i| blocks[i]),
+    )
+}
+
+impl<K: Kernels> EngineNames for Engine<K> {
+    const FAMILY: &'static str = K::FAMILY;
+    const ENV_VAR: &'static str = K::ENV_VAR;
+    fn engine_name(i: usize) -> Option<&'static str> {
+        K::KINDS.get(i).map(|(n, _)| *n)
+    }
+    fn name_supported(i: usize) -> bool {
+        K::KINDS.get(i).is_some_and(|(n, _)| Self::is_supported(n))
+    }
+}
