@@ -19,6 +19,7 @@ use std::io::{self, BufRead, BufReader};
 
 use mbhash_core::Algo;
 use mbhash_core::algo::Digest;
+use mbhash_core::engine::EngineFamily;
 use mbhash_core::service::HashService;
 
 use crate::args::{Options, Report};
@@ -261,18 +262,17 @@ fn matches(expected: &[u8], digest: &[u8]) -> bool {
 }
 
 /// Whether `algo`'s family has an engine that runs (checked once per
-/// family): the error to say if not.
-fn engine_error(algo: Algo, checked: &mut [Option<Result<(), String>>; 2]) -> Option<String> {
-    // The families by block length: SHA-256's 64 bytes, SHA-512's 128.
-    let family = usize::from(algo.block_len() != Algo::Sha256.block_len());
-    checked[family]
-        .get_or_insert_with(|| {
-            mbhash_core::with_algo!(algo, A => {
-                EngineOf::<A>::try_configured().map(|_| ()).map_err(|e| e.to_string())
-            })
-        })
-        .clone()
-        .err()
+/// family, [`EngineFamily`]): the error to say if not.
+fn engine_error(algo: Algo, checked: &mut Vec<(EngineFamily, Option<String>)>) -> Option<String> {
+    let family = EngineFamily::of(algo);
+    if let Some((_, e)) = checked.iter().find(|(f, _)| *f == family) {
+        return e.clone();
+    }
+    let e = mbhash_core::with_algo!(algo, A => {
+        EngineOf::<A>::try_configured().err().map(|e| e.to_string())
+    });
+    checked.push((family, e.clone()));
+    e
 }
 
 /// Checks every list of `o.files`; `Ok(false)` if any check failed.
@@ -307,7 +307,7 @@ pub fn run(o: &Options, settings: Settings, show_progress: bool) -> io::Result<b
         };
         // The jobs up to the first line of a family whose engine cannot
         // run; that family's error is said after the jobs before it.
-        let mut checked = [None, None];
+        let mut checked = Vec::new();
         let mut refused = None;
         let mut lines = Lines::new(o.files.clone(), Parser::new(only));
         let jobs = std::iter::from_fn(|| {

@@ -1591,6 +1591,39 @@ fn a_list_alternating_algorithms_checks_in_one_run() {
         "{err}"
     );
     assert_eq!(out.status.code(), Some(1));
+    // Each family answers for its own engine: MD5, SHA-1 and SM3 share
+    // SHA-256's block length, not its engine.
+    let mixed =
+        "SHA256 (x) = {sha256:x}\nMD5 (x) = {md5:x}\nSHA1 (x) = {sha1:x}\nSM3 (x) = {sm3:x}\n";
+    std::fs::write(dir.join("m"), fill(mixed)).unwrap();
+    for (var, family, oks) in [
+        ("MBHASH_MD5_ENGINE", "md5", 1),
+        ("MBHASH_SHA1_ENGINE", "sha1", 2),
+        ("MBHASH_SM3_ENGINE", "sm3", 3),
+    ] {
+        let out = run(
+            dir,
+            MBHASH,
+            &os(&["sum", "-c", "m"]),
+            b"",
+            &[(var, "no-such-engine")],
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "x: OK\n".repeat(oks),
+            "{var}"
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with(&format!(
+                "mbhash: {family} engine 'no-such-engine' is unknown"
+            )),
+            "{var}: {err}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{var}");
+    }
+    let out = run(dir, MBHASH, &os(&["sum", "-c", "m"]), b"", &[]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "x: OK\n".repeat(4));
     // The other family's variable is not this list's business.
     let sha256_only: String = list.lines().step_by(4).map(|l| format!("{l}\n")).collect();
     std::fs::write(dir.join("l"), fill(&sha256_only)).unwrap();
