@@ -45,7 +45,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mbhash_core::Pool;
-use mbhash_core::engine::{Sha256Engine, Sha512Engine};
+use mbhash_core::engine::{AnyEngine, LaneEngine};
 use mbhash_core::service::{Algo, HashService, Outcome};
 
 /// Bytes per record (a ZFS default recordsize).
@@ -147,16 +147,8 @@ pub fn run(c: &Config) -> Result<(), String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     // Refuse an engine name before printing anything.
-    for algo in &algos {
-        match (algo, c.engine) {
-            (Algo::Sha256 | Algo::Sha224, Some(e)) => {
-                Sha256Engine::from_name(e).map_err(|e| e.to_string())?;
-            }
-            (_, Some(e)) => {
-                Sha512Engine::from_name(e).map_err(|e| e.to_string())?;
-            }
-            (_, None) => {}
-        }
+    for &algo in &algos {
+        engine_and_floor(algo, c.engine)?;
     }
     if !c.json {
         println!(
@@ -186,29 +178,13 @@ pub fn run(c: &Config) -> Result<(), String> {
         );
     }
     for &algo in &algos {
-        let mut builder = HashService::builder();
         // The engine's name, and the floor of a shared hasher on it (from
         // `auto`'s costs, measured in this process).
-        let (engine, floor) = match (algo, c.engine) {
-            (Algo::Sha256 | Algo::Sha224, Some(e)) => {
-                let e = Sha256Engine::from_name(e).map_err(|e| e.to_string())?;
-                builder = builder.sha256_engine(e);
-                (e.name(), e.floor_vs_one_stream())
-            }
-            (_, Some(e)) => {
-                let e = Sha512Engine::from_name(e).map_err(|e| e.to_string())?;
-                builder = builder.sha512_engine(e);
-                (e.name(), e.floor_vs_one_stream())
-            }
-            (Algo::Sha256 | Algo::Sha224, None) => {
-                let e = Sha256Engine::try_configured().map_err(|e| e.to_string())?;
-                (e.name(), e.floor_vs_one_stream())
-            }
-            (_, None) => {
-                let e = Sha512Engine::try_configured().map_err(|e| e.to_string())?;
-                (e.name(), e.floor_vs_one_stream())
-            }
-        };
+        let (engine, floor, any) = engine_and_floor(algo, c.engine)?;
+        let mut builder = HashService::builder();
+        if c.engine.is_some() {
+            builder = builder.engine(any);
+        }
         let floor = f64::from(floor);
         let service = builder.build().map_err(|e| e.to_string())?;
         let pool = Pool::new();
@@ -364,6 +340,23 @@ fn produce(buf: &mut [u8], n: u64) {
     for block in buf.chunks_mut(4096) {
         block[..8].copy_from_slice(&n.to_le_bytes());
     }
+}
+
+/// The engine `--engine` names for `algo`'s family (its configured one
+/// without it): its name, its floor against one stream, and the engine.
+fn engine_and_floor(
+    algo: Algo,
+    name: Option<&str>,
+) -> Result<(&'static str, f32, AnyEngine), String> {
+    mbhash_core::with_algo!(algo, A => {
+        type E = <<A as mbhash_core::alg::Algorithm>::Family as mbhash_core::alg::Family>::Engine;
+        let e = match name {
+            Some(n) => E::from_name(n),
+            None => E::try_configured(),
+        }
+        .map_err(|e| e.to_string())?;
+        Ok((e.name(), e.floor_vs_one_stream(), e.into_any()))
+    })
 }
 
 fn sha2_digest(algo: Algo, data: &[u8]) -> Vec<u8> {

@@ -201,6 +201,40 @@ fn pipeline_rows_report_the_floor() {
     }
 }
 
+/// `--engine` is the named algorithm's family's engine: SHA-1's `shani-x2`
+/// runs SHA-1 (SHA-512 has no such engine), and a name MD5 lacks is MD5's
+/// error, not another family's.
+#[test]
+fn pipeline_engine_is_the_algorithms_family() {
+    let bench = |algo: &str, engine: &str| {
+        Command::new(MBHASH)
+            .args(["bench", "--pipeline", "--quick", "--json", "--rounds", "1"])
+            .args(["--streams", "1", "--algo", algo, "--engine", engine])
+            .output()
+            .unwrap()
+    };
+    let out = bench("sha1", "shani-x2");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if stderr.contains("unsupported on this CPU") {
+        mbhash_test_support::skip_or_require("shani", "SHA-1 on shani-x2", &stderr);
+    } else {
+        assert!(out.status.success(), "{stderr}");
+        let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with('{')).collect();
+        assert_eq!(rows.len(), 3, "{stdout}");
+        for row in rows
+            .iter()
+            .filter(|r| field(r, "mode") != Some("per-writer"))
+        {
+            assert_eq!(field(row, "engine"), Some("shani-x2"), "{row}");
+        }
+    }
+    let out = bench("md5", "shani");
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("md5 engine 'shani' is unknown"), "{stderr}");
+}
+
 /// Every named CRC is an `--algo`; each of its rows carries the stable
 /// fields and the CRC ratios, with a `crc-fast` row at every size; ISA-L's
 /// rows name its function, and CRC-32/ISO-HDLC gets libdeflate and zlib

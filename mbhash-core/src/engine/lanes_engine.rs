@@ -515,6 +515,11 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
     fn auto_static() -> &'static Self {
         Engine::auto_static()
     }
+
+    #[cfg(feature = "std")]
+    fn floor_vs_one_stream(&self) -> f32 {
+        Engine::floor_vs_one_stream(self)
+    }
 }
 
 /// Views a slice of exactly `N` lanes as the arrays a kernel takes.

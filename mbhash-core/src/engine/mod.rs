@@ -128,4 +128,10 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
     /// The process's calibrated `auto` engine.
     #[cfg(feature = "std")]
     fn auto_static() -> &'static Self;
+
+    /// The physical floor of a hasher that many streams share on this
+    /// engine, against one stream by itself (see
+    /// [`Engine::floor_vs_one_stream`]).
+    #[cfg(feature = "std")]
+    fn floor_vs_one_stream(&self) -> f32;
 }
