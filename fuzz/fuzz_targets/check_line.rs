@@ -11,14 +11,18 @@ mod checkline;
 mod names;
 
 use libfuzzer_sys::fuzz_target;
+use checkline::Sum;
 use mbhash_core::Algo;
+use mbhash_core::crc::Variant;
 
 fuzz_target!(|data: &[u8]| {
     for only in [
         None,
-        Some(Algo::Sha256),
-        Some(Algo::Sha512),
-        Some(Algo::Sha512_224),
+        Some(Sum::Hash(Algo::Sha256)),
+        Some(Sum::Hash(Algo::Sha512)),
+        Some(Sum::Hash(Algo::Sha512_224)),
+        Some(Sum::Crc(Variant::Crc64Nvme)),
+        Some(Sum::Crc(Variant::Crc16T10Dif)),
     ] {
         let mut parser = checkline::Parser::new(only);
         // Several lines through one parser: the first text line sets the

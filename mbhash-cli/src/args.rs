@@ -62,8 +62,9 @@ tagged MD5, SHA1 and SM3 lines (MD5 (NAME) = ...); untagged lines of those
 take -a md5, -a sha1 or -a sm3, as md5sum -c, sha1sum -c and cksum -a sm3 -c
 read them. With -a, only lines of that algorithm are properly formatted, as
 in coreutils. Lines of algorithms mbhash does not compute (BLAKE2b, SHA3, ...)
-count as improperly formatted. CRC lines are not checked (-c with a CRC is
-refused, as cksum refuses -a crc -c).
+count as improperly formatted. Named CRCs' lines are checked: tagged
+(CRC64-NVME (NAME) = HEX) in any list, untagged with -a crc64-nvme etc.;
+-c with -a crc or -a crc32b is refused, as cksum refuses it.
 
 POSIXLY_CORRECT in the environment ends the options at the first FILE.
 
@@ -451,9 +452,9 @@ fn validate(o: &Options) -> Result<(), Refusal> {
     if o.help || o.version {
         return Ok(());
     }
-    if let Some(crc) = o.crc.filter(|_| o.check) {
+    if o.check && o.crc.is_some_and(crate::crcalgo::CrcAlgo::is_cksum) {
         return Err(Refusal {
-            msg: crate::crcalgo::check_refused(crc),
+            msg: crate::crcalgo::CHECK_REFUSED.into(),
             usage: false,
         });
     }

@@ -19,11 +19,13 @@ use std::io::{self, BufRead, BufReader};
 
 use mbhash_core::Algo;
 use mbhash_core::algo::Digest;
+use mbhash_core::crc::Variant;
 use mbhash_core::engine::EngineFamily;
 use mbhash_core::service::HashService;
 
 use crate::args::{Options, Report};
-use crate::checkline::{Entry, Line, Parser, base64_len};
+use crate::checkline::{Entry, Line, Parser, Sum, base64_len};
+use crate::crcsum::{self, CrcAlgo};
 use crate::names;
 use crate::output::{Out, changed_warning, push_base64, push_hex, say};
 use crate::progress;
@@ -42,7 +44,7 @@ pub enum CheckJob {
     /// A properly formatted line.
     Entry {
         /// The line's algorithm.
-        algo: Algo,
+        algo: Sum,
         /// The digest as written (hex, either case, or base64).
         expected: Vec<u8>,
         /// The file name, unescaped.
@@ -71,14 +73,22 @@ pub enum CheckJob {
 impl Job for CheckJob {
     fn source(&self) -> Option<&Source> {
         match self {
-            CheckJob::Entry { source, .. } => Some(source),
+            // A CRC line's file is read when it is reported (the
+            // reader of files feeds the hash service only).
+            CheckJob::Entry {
+                source,
+                algo: Sum::Hash(_),
+                ..
+            } => Some(source),
             _ => None,
         }
     }
 
     fn algo(&self) -> Option<Algo> {
         match self {
-            CheckJob::Entry { algo, .. } => Some(*algo),
+            CheckJob::Entry {
+                algo: Sum::Hash(a), ..
+            } => Some(*a),
             _ => None,
         }
     }
@@ -252,7 +262,9 @@ fn plural(n: u64, one: &str, many: &str) -> String {
 /// True if `expected` (hex, either case, or base64) spells `digest`.
 fn matches(expected: &[u8], digest: &[u8]) -> bool {
     let mut text = Vec::with_capacity(base64_len(digest.len()).max(2 * digest.len()));
-    if expected.len() == 2 * digest.len() {
+    // Hex digits, or base64 (of a 2-byte CRC, both are 4 characters: the
+    // base64 ends in `=`).
+    if expected.len() == 2 * digest.len() && expected.iter().all(u8::is_ascii_hexdigit) {
         push_hex(&mut text, digest);
         expected.eq_ignore_ascii_case(&text)
     } else {
@@ -262,22 +274,40 @@ fn matches(expected: &[u8], digest: &[u8]) -> bool {
 }
 
 /// Whether `algo`'s family has an engine that runs (checked once per
-/// family, [`EngineFamily`]): the error to say if not.
-fn engine_error(algo: Algo, checked: &mut Vec<(EngineFamily, Option<String>)>) -> Option<String> {
-    let family = EngineFamily::of(algo);
+/// family: an [`EngineFamily`], or `None` for the CRCs but CRC32C): the
+/// error to say if not.
+fn engine_error(
+    algo: Sum,
+    checked: &mut Vec<(Option<EngineFamily>, Option<String>)>,
+) -> Option<String> {
+    let family = match algo {
+        Sum::Hash(a) => Some(EngineFamily::of(a)),
+        Sum::Crc(Variant::Crc32Iscsi) => Some(EngineFamily::Crc32c),
+        Sum::Crc(_) => None,
+    };
     if let Some((_, e)) = checked.iter().find(|(f, _)| *f == family) {
         return e.clone();
     }
-    let e = mbhash_core::with_algo!(algo, A => {
-        EngineOf::<A>::try_configured().err().map(|e| e.to_string())
-    });
+    let e = match algo {
+        Sum::Hash(a) => mbhash_core::with_algo!(a, A => {
+            EngineOf::<A>::try_configured().err().map(|e| e.to_string())
+        }),
+        Sum::Crc(v) => crcsum::engine_error(CrcAlgo::Named(v)),
+    };
     checked.push((family, e.clone()));
     e
 }
 
 /// Checks every list of `o.files`; `Ok(false)` if any check failed.
 pub fn run(o: &Options, settings: Settings, show_progress: bool) -> io::Result<bool> {
-    let only = o.algo_given.then_some(o.algo);
+    let only = match o.crc {
+        Some(CrcAlgo::Named(v)) => Some(Sum::Crc(v)),
+        // The argument parser refuses them first, as cksum does.
+        Some(CrcAlgo::Cksum | CrcAlgo::Crc32b) => {
+            return Err(io::Error::other(crate::crcalgo::CHECK_REFUSED));
+        }
+        None => o.algo_given.then_some(Sum::Hash(o.algo)),
+    };
     let lists = o.files.clone();
     let from_stdin = lists.iter().any(|l| l == "-");
     let estimate = move |cancelled: &dyn Fn() -> bool| {
@@ -302,6 +332,8 @@ pub fn run(o: &Options, settings: Settings, show_progress: bool) -> io::Result<b
         let mut checker = Checker {
             o,
             out: Out::new(progress),
+            progress,
+            crc_buf: Vec::new(),
             ok: true,
             tally: Tally::default(),
         };
@@ -338,11 +370,31 @@ pub fn run(o: &Options, settings: Settings, show_progress: bool) -> io::Result<b
     })
 }
 
+/// A line's computed digest.
+enum Got {
+    /// A hash's.
+    Hash(Digest),
+    /// A CRC's big-endian bytes: the last `.1` of `.0`.
+    Crc([u8; 8], usize),
+}
+
+impl Got {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Got::Hash(d) => d.as_bytes(),
+            Got::Crc(b, n) => &b[8 - n..],
+        }
+    }
+}
+
 /// The state of a check run: the output, the verdict so far, and the
 /// counts of the list being read.
 struct Checker<'o, 'p> {
     o: &'o Options,
     out: Out<'p>,
+    progress: &'p progress::Progress,
+    /// The read buffer of CRC lines' files (allocated at the first).
+    crc_buf: Vec<u8>,
     ok: bool,
     tally: Tally,
 }
@@ -373,15 +425,36 @@ impl Checker<'_, '_> {
                 }
                 Ok(())
             }
-            CheckJob::Entry { expected, name, .. } => {
+            CheckJob::Entry {
+                expected,
+                name,
+                algo,
+                source,
+            } => {
                 tally.properly_formatted = true;
+                let outcome = match algo {
+                    Sum::Hash(_) => outcome.map(|r| r.map(|h| (Got::Hash(h.digest), h.changed))),
+                    Sum::Crc(v) => {
+                        if self.crc_buf.is_empty() {
+                            self.crc_buf = vec![0; 1 << 20];
+                        }
+                        let crc = crcsum::crc_of_source(
+                            CrcAlgo::Named(v),
+                            &source,
+                            &mut self.crc_buf,
+                            self.progress,
+                        );
+                        let width = usize::from(v.spec().width).div_ceil(8);
+                        Some(crc.map(|(crc, _)| (Got::Crc(crc.to_be_bytes(), width), false)))
+                    }
+                };
                 let verdict: &[u8] = match outcome {
-                    Some(Ok(hashed)) => {
-                        if hashed.changed {
+                    Some(Ok((got, changed))) => {
+                        if changed {
                             self.ok = false;
                             out.error(&changed_warning(&name))?;
                         }
-                        if matches(&expected, hashed.digest.as_bytes()) {
+                        if matches(&expected, got.bytes()) {
                             tally.matched = true;
                             if o.report == Report::Quiet {
                                 return Ok(());

@@ -9,15 +9,50 @@
 //! untagged line's algorithm is the one given with `-a`, else the one its
 //! digest's length implies, as `cksum -a sha2` decides it: 56, 64, 96 or
 //! 128 hex digits are SHA-224, SHA-256, SHA-384 and SHA-512, and 40, 44 or
-//! 88 base64 digits SHA-224, SHA-256 and SHA-512. A 64-character field is
+//! 88 base64 digits SHA-224, SHA-256 and SHA-512.
+//!
+//! A named CRC's lines (as `mbhash sum -a crc64-nvme` writes them) are
+//! checked too: tagged with the CRC's name in upper case (`CRC64-NVME (NAME)
+//! = HEX`) in any list, untagged with `-a` (the hex or base64 of the CRC's
+//! big-endian bytes); an untagged CRC line's length alone never selects it. A 64-character field is
 //! SHA-256 hex or improperly formatted, as `sha256sum` reads it (`cksum -a
 //! sha2` would try it as the base64 of SHA-384 too, so that a SHA-256 line
 //! with one digit damaged checks as FAILED rather than as improperly
 //! formatted).
 
+use std::borrow::Cow;
+
 use mbhash_core::Algo;
+use mbhash_core::crc::Variant;
 
 use crate::names;
+
+/// What a line's digest is: a hash's, or a named CRC's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sum {
+    /// A hash.
+    Hash(Algo),
+    /// A named CRC (its value's big-endian bytes).
+    Crc(Variant),
+}
+
+impl Sum {
+    /// The digest's length in bytes.
+    pub fn output_len(self) -> usize {
+        match self {
+            Sum::Hash(a) => a.output_len(),
+            Sum::Crc(v) => usize::from(v.spec().width).div_ceil(8),
+        }
+    }
+
+    /// The tag of its lines (`SHA256`, `CRC64-NVME`).
+    pub fn tag(self) -> Cow<'static, str> {
+        match self {
+            Sum::Hash(a) => Cow::Borrowed(a.tag()),
+            Sum::Crc(v) => Cow::Owned(v.name().to_ascii_uppercase()),
+        }
+    }
+}
 
 /// The length of the base64 of `n` bytes (padded with `=`).
 pub const fn base64_len(n: usize) -> usize {
@@ -25,11 +60,27 @@ pub const fn base64_len(n: usize) -> usize {
 }
 
 /// The algorithm whose check lines may carry the tag `word` (the
-/// catalogue's `tags`: coreutils', BSD's and OpenSSL's spellings).
-fn tag_algo(word: &[u8]) -> Option<Algo> {
+/// catalogue's `tags`: coreutils', BSD's and OpenSSL's spellings; a named
+/// CRC's name in upper case).
+fn tag_sum(word: &[u8]) -> Option<Sum> {
     Algo::ALL
         .into_iter()
         .find(|a| a.check_tags().iter().any(|t| t.as_bytes() == word))
+        .map(Sum::Hash)
+        .or_else(|| {
+            Variant::ALL
+                .iter()
+                .copied()
+                .find(|v| {
+                    let name = v.name().as_bytes();
+                    name.len() == word.len()
+                        && name
+                            .iter()
+                            .zip(word)
+                            .all(|(n, w)| n.to_ascii_uppercase() == *w)
+                })
+                .map(Sum::Crc)
+        })
 }
 
 /// Tags of algorithms that coreutils, BSD or OpenSSL check and mbhash does
@@ -43,7 +94,7 @@ const BY_LENGTH: [Algo; 4] = [Algo::Sha224, Algo::Sha256, Algo::Sha384, Algo::Sh
 #[derive(Debug, PartialEq, Eq)]
 pub struct Entry<'l> {
     /// Its algorithm.
-    pub algo: Algo,
+    pub algo: Sum,
     /// The digest as written: hex (either case) or base64.
     pub digest: &'l [u8],
     /// The file name, unescaped.
@@ -65,14 +116,14 @@ pub enum Line<'l> {
 #[derive(Debug)]
 pub struct Parser {
     /// `-a`: only lines of this algorithm are properly formatted.
-    only: Option<Algo>,
+    only: Option<Sum>,
     /// Set by the first text line: whether lines are `HASH NAME` (as
     /// `md5 -r` writes them) rather than `HASH  NAME` / `HASH *NAME`. The
     /// two are not mixed, in any of the lists of one run.
     bsd_reversed: Option<bool>,
     /// The algorithm named in improperly-formatted warnings: `-a`'s, else
     /// the last one a line named (as in coreutils' `cksum`).
-    last: Algo,
+    last: Sum,
 }
 
 fn is_white(b: u8) -> bool {
@@ -84,10 +135,12 @@ fn is_base64(b: u8) -> bool {
 }
 
 /// True if `d` spells a digest of `algo` in hex or in (padded) base64.
-fn valid_digest(d: &[u8], algo: Algo) -> bool {
+fn valid_digest(d: &[u8], algo: Sum) -> bool {
     let n = algo.output_len();
-    if d.len() == 2 * n {
-        return d.iter().all(u8::is_ascii_hexdigit);
+    // Of a 2-byte CRC, hex and base64 are both 4 characters (base64 then
+    // ends in `=`).
+    if d.len() == 2 * n && d.iter().all(u8::is_ascii_hexdigit) {
+        return true;
     }
     let pad = (3 - n % 3) % 3;
     d.len() == base64_len(n)
@@ -97,16 +150,16 @@ fn valid_digest(d: &[u8], algo: Algo) -> bool {
 
 impl Parser {
     /// A parser for lines of any algorithm (`only` = `None`) or of `only`.
-    pub fn new(only: Option<Algo>) -> Self {
+    pub fn new(only: Option<Sum>) -> Self {
         Parser {
             only,
             bsd_reversed: None,
-            last: only.unwrap_or(Algo::Sha256),
+            last: only.unwrap_or(Sum::Hash(Algo::Sha256)),
         }
     }
 
     /// The tag to name in a warning about an improperly formatted line.
-    pub fn warn_tag(&self) -> &'static str {
+    pub fn warn_tag(&self) -> Cow<'static, str> {
         self.last.tag()
     }
 
@@ -131,7 +184,7 @@ impl Parser {
             paren += 1;
         }
         let tagged = s.get(paren) == Some(&b'(');
-        if let Some(algo) = tag_algo(word) {
+        if let Some(algo) = tag_sum(word) {
             if self.only.is_none_or(|a| a == algo) {
                 self.last = algo;
                 if tagged {
@@ -172,8 +225,8 @@ impl Parser {
                 // never the base64 of a SHA-384 one (that takes `-a
                 // sha384` or a tag).
                 match (hex, b64) {
-                    (Some(a), _) => a,
-                    (None, Some(a)) => a,
+                    (Some(a), _) => Sum::Hash(a),
+                    (None, Some(a)) => Sum::Hash(a),
                     (None, None) => return Line::Misformatted,
                 }
             }
@@ -210,7 +263,7 @@ impl Parser {
     }
 
     /// `NAME) = HASH`, after `TAG (`.
-    fn split_bsd<'l>(&self, algo: Algo, s: &'l [u8], escaped: bool) -> Line<'l> {
+    fn split_bsd<'l>(&self, algo: Sum, s: &'l [u8], escaped: bool) -> Line<'l> {
         let Some(close) = s.iter().rposition(|&b| b == b')') else {
             return Line::Misformatted;
         };
@@ -253,7 +306,10 @@ mod tests {
     fn split(p: &mut Parser, line: &str) -> Option<(Algo, String, String)> {
         match p.split(line.as_bytes()) {
             Line::Entry(e) => Some((
-                e.algo,
+                match e.algo {
+                    Sum::Hash(a) => a,
+                    Sum::Crc(v) => panic!("{line}: read as {v:?}"),
+                },
                 String::from_utf8(e.digest.to_vec()).unwrap(),
                 String::from_utf8(e.name).unwrap(),
             )),
@@ -263,7 +319,7 @@ mod tests {
 
     #[test]
     fn text_and_tag_lines() {
-        let mut p = Parser::new(Some(Algo::Sha256));
+        let mut p = Parser::new(Some(Sum::Hash(Algo::Sha256)));
         let want = Some((Algo::Sha256, H.to_string(), "a b".to_string()));
         assert_eq!(split(&mut p, &format!("{H}  a b")), want);
         assert_eq!(split(&mut p, &format!("{H} *a b")), want);
@@ -287,7 +343,7 @@ mod tests {
 
     #[test]
     fn one_space_lines_set_the_mode() {
-        let mut p = Parser::new(Some(Algo::Sha256));
+        let mut p = Parser::new(Some(Sum::Hash(Algo::Sha256)));
         assert_eq!(
             split(&mut p, &format!("{H} a")),
             Some((Algo::Sha256, H.to_string(), "a".to_string()))
@@ -342,7 +398,7 @@ mod tests {
         // SHA-384 one (64 characters), unless -a says so.
         let damaged = format!("{}x  f", &H[..63]);
         assert_eq!(p.split(damaged.as_bytes()), Line::Misformatted);
-        let mut p384 = Parser::new(Some(Algo::Sha384));
+        let mut p384 = Parser::new(Some(Sum::Hash(Algo::Sha384)));
         assert_eq!(split(&mut p384, &damaged).map(|g| g.0), Some(Algo::Sha384));
         // Algorithms mbhash does not compute, and bad SHA-2 lengths.
         for (line, tag) in [
@@ -367,5 +423,60 @@ mod tests {
             p.split(format!("{}  f", "a".repeat(40)).as_bytes()),
             Line::Misformatted
         );
+    }
+
+    #[test]
+    fn named_crc_lines() {
+        let nvme = Sum::Crc(Variant::Crc64Nvme);
+        let hex = "ae8b14860a799888";
+        // Tagged: in any list, and with its own -a.
+        for only in [None, Some(nvme)] {
+            let mut p = Parser::new(only);
+            let line = format!("CRC64-NVME (f) = {hex}");
+            match p.split(line.as_bytes()) {
+                Line::Entry(e) => assert_eq!(
+                    (e.algo, e.digest, &e.name[..]),
+                    (nvme, hex.as_bytes(), &b"f"[..])
+                ),
+                other => panic!("{other:?}"),
+            }
+            assert_eq!(p.warn_tag(), "CRC64-NVME");
+            // The tag is the upper-case name; a short digest is refused.
+            assert_eq!(
+                p.split(format!("crc64-nvme (f) = {hex}").as_bytes()),
+                Line::Misformatted
+            );
+            assert_eq!(
+                p.split(format!("CRC64-NVME (f) = {}", &hex[2..]).as_bytes()),
+                Line::Misformatted
+            );
+        }
+        // Untagged only with -a: 16 hex digits name no hash.
+        let line = format!("{hex}  f");
+        assert_eq!(Parser::new(None).split(line.as_bytes()), Line::Misformatted);
+        match Parser::new(Some(nvme)).split(line.as_bytes()) {
+            Line::Entry(e) => assert_eq!(e.algo, nvme),
+            other => panic!("{other:?}"),
+        }
+        // -a sha256 refuses a CRC's tagged line, -a crc64-nvme a hash's.
+        let mut p = Parser::new(Some(Sum::Hash(Algo::Sha256)));
+        assert_eq!(
+            p.split(format!("CRC64-NVME (f) = {hex}").as_bytes()),
+            Line::Misformatted
+        );
+        let mut p = Parser::new(Some(nvme));
+        assert_eq!(
+            p.split(format!("SHA256 (f) = {H}").as_bytes()),
+            Line::Misformatted
+        );
+        // CRC-16: 4 hex digits, or the base64 of 2 bytes.
+        let t10 = Sum::Crc(Variant::Crc16T10Dif);
+        let mut p = Parser::new(None);
+        for d in ["d0db", "0Ns="] {
+            match p.split(format!("CRC16-T10DIF (f) = {d}").as_bytes()) {
+                Line::Entry(e) => assert_eq!(e.algo, t10, "{d}"),
+                other => panic!("{d}: {other:?}"),
+            }
+        }
     }
 }

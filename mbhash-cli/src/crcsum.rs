@@ -22,6 +22,7 @@ use std::fs::File;
 use std::io::{self, Read};
 
 use mbhash_core::crc::{Crc, Variant};
+use mbhash_core::files::Source;
 
 use crate::args::Options;
 pub use crate::crcalgo::CrcAlgo;
@@ -60,6 +61,34 @@ fn crc_of(
         }
     }
     Ok((crc.finalize(), len))
+}
+
+/// The CRC and length of `source`'s bytes.
+pub fn crc_of_source(
+    algo: CrcAlgo,
+    source: &Source,
+    buf: &mut [u8],
+    progress: &progress::Progress,
+) -> io::Result<(u64, u64)> {
+    match source {
+        Source::Stdin => crate::stdin::open().and_then(|mut s| crc_of(algo, &mut s, buf, progress)),
+        Source::StdinAgain => crc_of(algo, &mut io::empty(), buf, progress),
+        Source::Path(p) => mbhash_core::files::retry(|| File::open(p))
+            .and_then(|mut f| crc_of(algo, &mut f, buf, progress)),
+    }
+}
+
+/// Whether the engine `algo` runs on can run: an engine variable naming
+/// one that cannot is an error, as for the hashes (the library would run
+/// `auto`).
+pub fn engine_error(algo: CrcAlgo) -> Option<String> {
+    let engine = match algo {
+        CrcAlgo::Named(Variant::Crc32Iscsi) => {
+            mbhash_core::crc32c::Crc32cKernel::try_configured().map(drop)
+        }
+        _ => mbhash_core::crc::configured_engine().map(drop),
+    };
+    engine.err().map(|e| e.to_string())
 }
 
 /// Appends the line of one input.
@@ -127,16 +156,8 @@ fn push_line(
 /// operands were given (else standard input is read and, in the `cksum`
 /// forms, printed without a name).
 pub fn run(o: &Options, algo: CrcAlgo, named: bool, show_progress: bool) -> io::Result<bool> {
-    // An engine variable naming an engine that cannot run is an error, as
-    // for the hashes (the library would run `auto`).
-    let engine = match algo {
-        CrcAlgo::Named(Variant::Crc32Iscsi) => {
-            mbhash_core::crc32c::Crc32cKernel::try_configured().map(drop)
-        }
-        _ => mbhash_core::crc::configured_engine().map(drop),
-    };
-    if let Err(e) = engine {
-        crate::output::say(&e.to_string());
+    if let Some(e) = engine_error(algo) {
+        crate::output::say(&e);
         return Ok(false);
     }
     progress::with_progress(show_progress, None, |progress| {
@@ -161,17 +182,7 @@ pub fn run(o: &Options, algo: CrcAlgo, named: bool, show_progress: bool) -> io::
                     continue;
                 }
             };
-            let result = match &source {
-                mbhash_core::files::Source::Stdin => {
-                    crate::stdin::open().and_then(|mut s| crc_of(algo, &mut s, &mut buf, progress))
-                }
-                mbhash_core::files::Source::StdinAgain => {
-                    crc_of(algo, &mut io::empty(), &mut buf, progress)
-                }
-                mbhash_core::files::Source::Path(p) => {
-                    File::open(p).and_then(|mut f| crc_of(algo, &mut f, &mut buf, progress))
-                }
-            };
+            let result = crc_of_source(algo, &source, &mut buf, progress);
             match result {
                 Ok((crc, len)) => {
                     let name = (named || !algo.is_cksum()).then_some(&input.name[..]);

@@ -51,10 +51,10 @@ pub fn main(args: &[OsString]) -> ExitCode {
     if o.files.is_empty() {
         o.files.push("-".into());
     }
-    let result = if let Some(crc) = o.crc {
-        crate::crcsum::run(&o, crc, named, show_progress(&o))
-    } else if o.check {
+    let result = if o.check {
         check::run(&o, settings(&o), show_progress(&o))
+    } else if let Some(crc) = o.crc {
+        crate::crcsum::run(&o, crc, named, show_progress(&o))
     } else {
         mbhash_core::with_algo!(o.algo, A => run::<A>(&o))
     };

@@ -250,6 +250,9 @@ fn rocksoft(width: u32, poly: u64, init: u64, refl: bool, xorout: u64, data: &[u
     reg ^ xorout
 }
 
+/// SHA-256 of `123456789` (the file `f9`).
+const SHA256_123456789: &str = "15e2b0d3c33891ebb0f1ef609ec419420c20e320ce94c65fbc8c3312448eb225";
+
 #[test]
 fn named_crcs_in_sha256sum_lines() {
     let (dir, names) = inputs("named");
@@ -291,11 +294,104 @@ fn named_crcs_in_sha256sum_lines() {
         args.extend(small.iter().map(OsString::from));
         let out = run(&dir.0, MBHASH, &args, b"");
         assert_eq!(String::from_utf8_lossy(&out.stdout), tagged, "{name}");
-        // -c with a CRC is refused (no checksum lines of CRCs are read).
-        let out = run(&dir.0, MBHASH, &os(&["sum", "-a", name, "-c", "f9"]), b"");
-        assert_eq!(out.status.code(), Some(1));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("--check is not supported"));
+        // -c reads both forms: untagged with -a, tagged in any list (mixed
+        // with hash lines); a damaged line fails, the others pass.
+        let oks: String = small.iter().map(|n| format!("{n}: OK\n")).collect();
+        std::fs::write(dir.0.join("plain.lst"), &plain).unwrap();
+        std::fs::write(dir.0.join("tagged.lst"), &tagged).unwrap();
+        let out = run(
+            &dir.0,
+            MBHASH,
+            &os(&["sum", "-a", name, "-c", "plain.lst"]),
+            b"",
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), oks, "{name}: {out:?}");
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        let out = run(&dir.0, MBHASH, &os(&["sum", "-c", "tagged.lst"]), b"");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), oks, "{name}: {out:?}");
+        assert_eq!(out.status.code(), Some(0), "{name}");
+        let out = run(
+            &dir.0,
+            MBHASH,
+            &os(&["sum", "-a", name, "-c", "tagged.lst"]),
+            b"",
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), oks, "{name}");
+        // The digit after the tag's `= ` changed: that file fails.
+        let first = small[0];
+        let line = tagged.lines().next().unwrap();
+        let at = line.rfind("= ").unwrap() + 2;
+        let digit = if &line[at..=at] == "0" { "1" } else { "0" };
+        let damaged = format!("{}{digit}{}\n", &line[..at], &line[at + 1..]);
+        let mixed = format!("{damaged}{tagged}SHA256 (f9) = {}\n", SHA256_123456789);
+        std::fs::write(dir.0.join("mixed.lst"), mixed).unwrap();
+        let out = run(&dir.0, MBHASH, &os(&["sum", "-c", "mixed.lst"]), b"");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("{first}: FAILED\n{oks}f9: OK\n"),
+            "{name}"
+        );
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("1 computed checksum did NOT match"),
+            "{out:?}"
+        );
+        // Untagged CRC lines need -a: a length alone names no CRC.
+        let out = run(&dir.0, MBHASH, &os(&["sum", "-c", "plain.lst"]), b"");
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("no properly formatted checksum lines"),
+            "{out:?}"
+        );
     }
+    // Base64 lines check; a missing file is FAILED open or read.
+    let out = run(
+        &dir.0,
+        MBHASH,
+        &os(&["sum", "--base64", "-a", "crc64-nvme", "f9"]),
+        b"",
+    );
+    let mut list = out.stdout.clone();
+    list.extend_from_slice(b"rosUhgp5mIg=  missing\n");
+    std::fs::write(dir.0.join("b64.lst"), &list).unwrap();
+    let out = run(
+        &dir.0,
+        MBHASH,
+        &os(&["sum", "-a", "crc64-nvme", "-c", "b64.lst"]),
+        b"",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "f9: OK\nmissing: FAILED open or read\n"
+    );
+    assert_eq!(out.status.code(), Some(1));
+    // A 2-byte CRC's base64 is as long as its hex: both check.
+    for form in [&["--base64"][..], &[]] {
+        let mut args = os(&["sum", "-a", "crc16-t10dif"]);
+        args.extend(os(form));
+        args.extend(os(&["f9"]));
+        let out = run(&dir.0, MBHASH, &args, b"");
+        std::fs::write(dir.0.join("t10.lst"), &out.stdout).unwrap();
+        let out = run(
+            &dir.0,
+            MBHASH,
+            &os(&["sum", "-a", "crc16-t10dif", "-c", "t10.lst"]),
+            b"",
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "f9: OK\n", "{form:?}");
+    }
+    // A CRC engine variable that names no engine is the CRC's error.
+    let out = Command::new(MBHASH)
+        .args(["sum", "-c", "tagged.lst"])
+        .current_dir(&dir.0)
+        .env("MBHASH_CRC_ENGINE", "no-such-engine")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("'no-such-engine'"),
+        "{out:?}"
+    );
     // Standard input is named "-"; the raw bytes are big-endian.
     let out = run(
         &dir.0,
