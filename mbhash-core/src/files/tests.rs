@@ -350,3 +350,30 @@ fn a_small_budget_loses_no_file() {
         Open::Done(_)
     ));
 }
+
+/// A regular file is read blocking (its open's `O_NONBLOCK` cleared, and
+/// no other status flag set); a FIFO stays non-blocking, to be polled.
+#[test]
+fn regular_files_open_blocking_fifos_non_blocking() {
+    let tmp = mbhash_test_support::TempDir::new("mbhash-files", "flags");
+    let file = tmp.0.join("f");
+    std::fs::write(&file, b"data").unwrap();
+    let pipe = fifo(&tmp.0, "pipe");
+    let budget = super::Budget::new(4);
+    for (path, nonblocking) in [(file.as_path(), false), (pipe.as_path(), true)] {
+        let super::Open::Done(opened) = super::open(path, &budget, true) else {
+            panic!("{path:?} did not open");
+        };
+        let flags = rustix::fs::fcntl_getfl(&opened.file).unwrap();
+        assert_eq!(
+            flags.contains(rustix::fs::OFlags::NONBLOCK),
+            nonblocking,
+            "{path:?}"
+        );
+        let others = rustix::fs::OFlags::APPEND
+            | rustix::fs::OFlags::DIRECT
+            | rustix::fs::OFlags::NOATIME
+            | rustix::fs::OFlags::ASYNC;
+        assert!(!flags.intersects(others), "{path:?}: {flags:?}");
+    }
+}
