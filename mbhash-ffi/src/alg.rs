@@ -192,7 +192,7 @@ const fn c_names<const N: usize>(bytes: &'static [[u8; NAME_CAP]; N]) -> [&'stat
     out
 }
 
-/// The engine names of a hash family (generated from the family catalogue,
+/// The engine names of a family (the hash families' generated from the family catalogue,
 /// [`mbhash_core::for_each_family!`]), as C strings, `auto` first.
 macro_rules! family_names {
     ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
@@ -200,7 +200,7 @@ macro_rules! family_names {
         big_endian: $big:literal, lanes: $lanes:literal,
         engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
     };)*) => {
-        /// The engine names of a hash family as C strings, `auto` first.
+        /// The engine names of a family as C strings, `auto` first.
         pub(crate) fn family_engine_names(family: EngineFamily) -> &'static [&'static CStr] {
             match family {
                 $(EngineFamily::$v => {
@@ -212,6 +212,8 @@ macro_rules! family_names {
                 })*
                 #[cfg(feature = "std")]
                 EngineFamily::Crc32c => &crate::engine::CRC32C_NAMES,
+                #[cfg(feature = "std")]
+                EngineFamily::Crc => &crate::engine::CRC_NAMES,
             }
         }
     };

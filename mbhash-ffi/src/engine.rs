@@ -28,42 +28,29 @@ pub const MBH_CRC32C: mbh_algorithm = 7;
 /// numbers, which may grow.
 pub const MBH_CRC: mbh_algorithm = 256;
 
-/// An engine family of the C API: the core's, or the CRC engines.
-#[derive(Clone, Copy)]
-enum Family {
-    /// SHA-256, SHA-512, CRC32C.
-    Core(EngineFamily),
-    /// The generic CRC engines (`MBH_CRC`).
-    #[cfg(feature = "std")]
-    Crc,
-}
-
 /// The engine family an algorithm number names (`MBH_CRC32C` and `MBH_CRC`
 /// included).
-fn family(alg: mbh_algorithm) -> Result<Family, mbh_result> {
+fn family(alg: mbh_algorithm) -> Result<EngineFamily, mbh_result> {
     #[cfg(feature = "std")]
     if alg == MBH_CRC32C {
-        return Ok(Family::Core(EngineFamily::Crc32c));
+        return Ok(EngineFamily::Crc32c);
     }
     #[cfg(feature = "std")]
     if alg == MBH_CRC {
-        return Ok(Family::Crc);
+        return Ok(EngineFamily::Crc);
     }
-    Alg::from_raw(alg).map(|a| Family::Core(EngineFamily::of(a)))
+    Alg::from_raw(alg).map(EngineFamily::of)
 }
 
 /// The engine names of a family, as C strings, `auto` first.
-fn names(family: Family) -> &'static [&'static CStr] {
-    match family {
-        Family::Core(f) => crate::alg::family_engine_names(f),
-        #[cfg(feature = "std")]
-        Family::Crc => &CRC_NAMES,
-    }
+fn names(family: EngineFamily) -> &'static [&'static CStr] {
+    crate::alg::family_engine_names(family)
 }
 
 /// The CRC engines' names (checked against `CrcEngine::ALL` by a test).
 #[cfg(feature = "std")]
-static CRC_NAMES: [&CStr; 5] = [c"auto", c"table", c"pclmul", c"vpclmul256", c"vpclmul512"];
+pub(crate) static CRC_NAMES: [&CStr; 5] =
+    [c"auto", c"table", c"pclmul", c"vpclmul256", c"vpclmul512"];
 
 /// The CRC32C engines' names (checked against `Crc32cEngine::ALL` by a
 /// test).
@@ -72,44 +59,26 @@ pub(crate) static CRC32C_NAMES: [&CStr; 5] =
     [c"auto", c"table", c"sse42", c"vpclmul", c"vpclmul-fold"];
 
 /// True if this CPU runs the family's engine with this (known) name.
-fn supported(family: Family, name: &str) -> bool {
+fn supported(family: EngineFamily, name: &str) -> bool {
     match family {
         #[cfg(feature = "std")]
-        Family::Core(EngineFamily::Crc32c) => {
+        EngineFamily::Crc32c => {
             mbhash_core::crc32c::Crc32cEngine::from_name(name).is_some_and(|e| e.is_supported())
         }
+        #[cfg(feature = "std")]
+        EngineFamily::Crc => {
+            mbhash_core::crc::CrcEngine::from_name(name).is_some_and(|e| e.is_supported())
+        }
         // A hash family: ask any of its algorithms (every family has one).
-        Family::Core(f) => Alg::ALL
+        f => Alg::ALL
             .into_iter()
             .find(|a| EngineFamily::of(*a) == f)
             .is_some_and(|alg| with_algo!(alg, A => A::engine_is_supported(name))),
-        #[cfg(feature = "std")]
-        Family::Crc => {
-            mbhash_core::crc::CrcEngine::from_name(name).is_some_and(|e| e.is_supported())
-        }
-    }
-}
-
-/// Sets the family's default engine.
-fn set_default(family: Family, name: &str) -> Result<(), EngineError> {
-    match family {
-        Family::Core(f) => mbhash_core::engine::set_default(f, name),
-        #[cfg(feature = "std")]
-        Family::Crc => mbhash_core::crc::set_default(name),
-    }
-}
-
-/// The name of the family's default engine now.
-fn default_name(family: Family) -> &'static str {
-    match family {
-        Family::Core(f) => mbhash_core::engine::default_name(f),
-        #[cfg(feature = "std")]
-        Family::Crc => mbhash_core::crc::configured_engine().map_or("auto", |e| e.name()),
     }
 }
 
 /// The static C string of a family's engine name.
-fn name_cstr(family: Family, name: &str) -> &'static CStr {
+fn name_cstr(family: EngineFamily, name: &str) -> &'static CStr {
     names(family)
         .iter()
         .find(|n| n.to_bytes() == name.as_bytes())
@@ -225,7 +194,7 @@ pub unsafe extern "C" fn mbh_set_engine(alg: mbh_algorithm, name: *const c_char)
         let Some(name) = (unsafe { name_str(name) }) else {
             return Err(mbh_result::MBH_UNKNOWN_ENGINE);
         };
-        set_default(family, name).map_err(|e| engine_error(&e))
+        mbhash_core::engine::set_default(family, name).map_err(|e| engine_error(&e))
     })
 }
 
@@ -242,7 +211,7 @@ pub unsafe extern "C" fn mbh_get_engine(
     boundary(|| {
         non_null(name_out)?;
         let family = family(alg)?;
-        let name = name_cstr(family, default_name(family));
+        let name = name_cstr(family, mbhash_core::engine::default_name(family));
         // SAFETY: writable (the caller's contract).
         unsafe { write_out(name_out, name.as_ptr()) };
         Ok(())

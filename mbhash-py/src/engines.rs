@@ -45,8 +45,8 @@ pub(crate) fn crc32c_engine(name: Option<&str>) -> PyResult<Crc32cEngine> {
 /// `"sm3"`, `"crc32c"`) or by the
 /// name of one of its algorithms (`"sha512_256"` is the `sha512` family).
 fn which(family: &str) -> PyResult<EngineFamily> {
-    if family.eq_ignore_ascii_case("crc32c") {
-        return Ok(EngineFamily::Crc32c);
+    if let Some(f) = EngineFamily::from_name(&family.to_ascii_lowercase()) {
+        return Ok(f);
     }
     let algo = algo::parse(family).map_err(|_| {
         let families: Vec<&str> = EngineFamily::ALL.iter().map(|f| f.name()).collect();
@@ -70,15 +70,6 @@ fn which(family: &str) -> PyResult<EngineFamily> {
 #[pyfunction]
 #[pyo3(signature = (family, name))]
 pub(crate) fn set_engine(family: &str, name: Option<&str>) -> PyResult<()> {
-    if family.eq_ignore_ascii_case("crc") {
-        return match name {
-            Some(name) => mbhash_core::crc::set_default(name).map_err(value_error),
-            None => {
-                mbhash_core::crc::clear_default();
-                Ok(())
-            }
-        };
-    }
     let family = which(family)?;
     match name {
         Some(name) => mbhash_core::engine::set_default(family, name).map_err(value_error),
@@ -94,12 +85,11 @@ pub(crate) fn set_engine(family: &str, name: Option<&str>) -> PyResult<()> {
 /// an unusable engine.
 #[pyfunction]
 pub(crate) fn get_engine(family: &str) -> PyResult<&'static str> {
-    if family.eq_ignore_ascii_case("crc") {
-        return crc_engine().map(|e| e.name());
-    }
     let family = which(family)?;
-    if family == EngineFamily::Crc32c {
-        return Ok(crc32c_engine(None)?.name());
+    match family {
+        EngineFamily::Crc32c => return Ok(crc32c_engine(None)?.name()),
+        EngineFamily::Crc => return crc_engine().map(|e| e.name()),
+        _ => {}
     }
     // A hash family: the default of its algorithms (every family has one).
     let algo = mbhash_core::Algo::ALL

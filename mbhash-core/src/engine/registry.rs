@@ -35,6 +35,10 @@ macro_rules! engine_families {
             /// CRC32C ([`crate::crc32c::Crc32cEngine`]).
             #[cfg(feature = "std")]
             Crc32c,
+            /// Every other CRC ([`crate::crc::CrcEngine`]): CRC-32, CRC-64/NVME,
+            /// CRC-16/T10-DIF, any spec (`MBHASH_CRC_ENGINE`).
+            #[cfg(feature = "std")]
+            Crc,
         }
 
         /// An engine of any hash family: what code that holds one engine
@@ -48,21 +52,29 @@ macro_rules! engine_families {
         }
 
         impl EngineFamily {
-            /// Every hash family, then CRC32C.
+            /// Every hash family, then CRC32C, then the other CRCs.
             #[cfg(feature = "std")]
-            pub const ALL: [EngineFamily; [$(EngineFamily::$v,)* EngineFamily::Crc32c].len()] =
-                [$(EngineFamily::$v,)* EngineFamily::Crc32c];
+            pub const ALL: [EngineFamily; [$(EngineFamily::$v,)* EngineFamily::Crc32c, EngineFamily::Crc].len()] =
+                [$(EngineFamily::$v,)* EngineFamily::Crc32c, EngineFamily::Crc];
             /// Every hash family.
             #[cfg(not(feature = "std"))]
             pub const ALL: [EngineFamily; [$(EngineFamily::$v),*].len()] = [$(EngineFamily::$v),*];
 
-            /// The family's name in messages: `"sha256"`, `"sha512"`, ..., `"crc32c"`.
+            /// The family's name in messages: `"sha256"`, `"sha512"`, ...,
+            /// `"crc32c"`, `"crc"`.
             pub const fn name(self) -> &'static str {
                 match self {
                     $(EngineFamily::$v => $name,)*
                     #[cfg(feature = "std")]
                     EngineFamily::Crc32c => "crc32c",
+                    #[cfg(feature = "std")]
+                    EngineFamily::Crc => "crc",
                 }
+            }
+
+            /// The family with this name ([`EngineFamily::name`]).
+            pub fn from_name(name: &str) -> Option<EngineFamily> {
+                EngineFamily::ALL.into_iter().find(|f| f.name() == name)
             }
         }
 
@@ -95,6 +107,10 @@ macro_rules! engine_families {
         /// assert_eq!(engine::default_name(EngineFamily::Crc32c), "table");
         /// assert_eq!(mbhash_core::crc32c::crc32c(b"123456789"), 0xE306_9283);
         /// engine::set_default(EngineFamily::Crc32c, "auto").unwrap();
+        ///
+        /// engine::set_default(EngineFamily::Crc, "table").unwrap();
+        /// assert_eq!(engine::default_name(EngineFamily::Crc), "table");
+        /// engine::clear_default(EngineFamily::Crc);
         /// ```
         ///
         /// # Errors
@@ -105,6 +121,8 @@ macro_rules! engine_families {
                 $(EngineFamily::$v => $engine::set_default(name),)*
                 #[cfg(feature = "std")]
                 EngineFamily::Crc32c => crate::crc32c::set_default(name),
+                #[cfg(feature = "std")]
+                EngineFamily::Crc => crate::crc::set_default(name),
             }
         }
 
@@ -116,6 +134,8 @@ macro_rules! engine_families {
                 $(EngineFamily::$v => $engine::clear_default(),)*
                 #[cfg(feature = "std")]
                 EngineFamily::Crc32c => crate::crc32c::clear_default(),
+                #[cfg(feature = "std")]
+                EngineFamily::Crc => crate::crc::clear_default(),
             }
         }
 
@@ -126,6 +146,8 @@ macro_rules! engine_families {
                 $(EngineFamily::$v => $engine::configured().name(),)*
                 #[cfg(feature = "std")]
                 EngineFamily::Crc32c => crate::crc32c::engine().name(),
+                #[cfg(feature = "std")]
+                EngineFamily::Crc => crate::crc::CrcKernel::configured().engine().name(),
             }
         }
     };

@@ -34,7 +34,7 @@ macro_rules! engines {
             fn given(&self, family: EngineFamily) -> Option<AnyEngine> {
                 match family {
                     $(EngineFamily::$v => self.$v.map(AnyEngine::$v),)*
-                    EngineFamily::Crc32c => None,
+                    EngineFamily::Crc32c | EngineFamily::Crc => None,
                 }
             }
 
