@@ -1,10 +1,11 @@
 /*
  * The C side-by-side bench: one program, built twice by scripts/bench-c.sh,
  * once against mbhash's C library (-DSIDE_MBHASH: the native manager
- * mbh_submit/mbh_flush, mbh_hash_many, the isa-l_crypto drop-in ABI,
- * mbh_crc32c) and once against ISA-L crypto and ISA-L (-DSIDE_ISAL: the
- * dispatching manager and every per-ISA manager the CPU runs, crc32_iscsi
- * and its per-ISA functions). The two libraries export the same isal_*
+ * mbh_submit/mbh_flush, mbh_hash_many, the isa-l_crypto drop-in ABI, the
+ * ISA-L CRC drop-in and mbh_crc*) and once against ISA-L crypto and ISA-L
+ * (-DSIDE_ISAL: for SHA-256, SHA-512, MD5, SHA-1 and SM3 the dispatching
+ * manager and every per-ISA manager the CPU runs, base included; every CRC
+ * function and its per-ISA forms). The two libraries export the same isal_*
  * names, so they never share a binary.
  *
  * Each line printed is one cell and one entry:
@@ -13,7 +14,10 @@
  * fp a fingerprint of every digest of the cell, equal across entries and
  * across the two builds when both hash right.
  *
- *   driver [quick] [crc|sha]   (crc, sha: only those cells)
+ *   driver [quick] [cputime] [crc|sha|md5|sha1|sm3]
+ *
+ * (quick: fewer cells and shorter batches; cputime: time by the process's
+ * CPU time; a group: only its cells, sha being SHA-2.)
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -26,6 +30,9 @@
 #define HAVE_SHA 1
 #include <isa-l_crypto/sha256_mb.h>
 #include <isa-l_crypto/sha512_mb.h>
+#include <isa-l_crypto/md5_mb.h>
+#include <isa-l_crypto/sha1_mb.h>
+#include <isa-l_crypto/sm3_mb.h>
 #endif
 #ifdef SIDE_MBHASH
 #include <mbhash.h>
@@ -41,17 +48,22 @@
 
 static uint8_t *data;
 static int quick;
+/* The clock batches are timed by: wall time, or (cputime) the CPU time of
+ * the process, which leaves out the time other processes held the CPU (on
+ * a shared machine), not what they do to the caches. */
+static clockid_t clock_id = CLOCK_MONOTONIC;
 
 static double now_ns(void)
 {
         struct timespec t;
-        clock_gettime(CLOCK_MONOTONIC, &t);
+        clock_gettime(clock_id, &t);
         return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
 }
 
 /* Runs `run(arg)` (which does `units` units of `bytes` bytes each) for at
  * least `min_ns`, in batches; returns the best batch's ns per unit. */
-static double time_best(void (*run)(void *), void *arg, double *gbps, size_t bytes)
+__attribute__((unused)) static double time_best(void (*run)(void *), void *arg, double *gbps,
+                                                size_t bytes)
 {
         double min_batch = quick ? 2e6 : 20e6;
         int batches = quick ? 2 : 5;
@@ -95,7 +107,7 @@ __attribute__((unused)) static void report(const char *alg, size_t size, int job
         fflush(stdout);
 }
 
-static int cpu_supports_all(const char *needs)
+__attribute__((unused)) static int cpu_supports_all(const char *needs)
 {
         char buf[128];
         snprintf(buf, sizeof buf, "%s", needs);
@@ -135,50 +147,11 @@ static int cpu_supports_all(const char *needs)
 }
 
 #ifdef HAVE_SHA
-/* ---- isa-l_crypto's ABI: the drop-in (ours) or the library (theirs) ---- */
-
-typedef ISAL_SHA256_HASH_CTX *(*s256_submit)(ISAL_SHA256_HASH_CTX_MGR *, ISAL_SHA256_HASH_CTX *,
-                                             const void *, uint32_t, ISAL_HASH_CTX_FLAG);
-typedef ISAL_SHA256_HASH_CTX *(*s256_flush)(ISAL_SHA256_HASH_CTX_MGR *);
-typedef void (*s256_init)(ISAL_SHA256_HASH_CTX_MGR *);
-typedef ISAL_SHA512_HASH_CTX *(*s512_submit)(ISAL_SHA512_HASH_CTX_MGR *, ISAL_SHA512_HASH_CTX *,
-                                             const void *, uint32_t, ISAL_HASH_CTX_FLAG);
-typedef ISAL_SHA512_HASH_CTX *(*s512_flush)(ISAL_SHA512_HASH_CTX_MGR *);
-typedef void (*s512_init)(ISAL_SHA512_HASH_CTX_MGR *);
-
-/* The current API, wrapped to the per-ISA signature. */
-static void api256_init(ISAL_SHA256_HASH_CTX_MGR *m) { isal_sha256_ctx_mgr_init(m); }
-static ISAL_SHA256_HASH_CTX *api256_submit(ISAL_SHA256_HASH_CTX_MGR *m, ISAL_SHA256_HASH_CTX *c,
-                                           const void *b, uint32_t l, ISAL_HASH_CTX_FLAG f)
-{
-        ISAL_SHA256_HASH_CTX *out = NULL;
-        if (isal_sha256_ctx_mgr_submit(m, c, &out, b, l, f) != 0)
-                abort();
-        return out;
-}
-static ISAL_SHA256_HASH_CTX *api256_flush(ISAL_SHA256_HASH_CTX_MGR *m)
-{
-        ISAL_SHA256_HASH_CTX *out = NULL;
-        if (isal_sha256_ctx_mgr_flush(m, &out) != 0)
-                abort();
-        return out;
-}
-static void api512_init(ISAL_SHA512_HASH_CTX_MGR *m) { isal_sha512_ctx_mgr_init(m); }
-static ISAL_SHA512_HASH_CTX *api512_submit(ISAL_SHA512_HASH_CTX_MGR *m, ISAL_SHA512_HASH_CTX *c,
-                                           const void *b, uint32_t l, ISAL_HASH_CTX_FLAG f)
-{
-        ISAL_SHA512_HASH_CTX *out = NULL;
-        if (isal_sha512_ctx_mgr_submit(m, c, &out, b, l, f) != 0)
-                abort();
-        return out;
-}
-static ISAL_SHA512_HASH_CTX *api512_flush(ISAL_SHA512_HASH_CTX_MGR *m)
-{
-        ISAL_SHA512_HASH_CTX *out = NULL;
-        if (isal_sha512_ctx_mgr_flush(m, &out) != 0)
-                abort();
-        return out;
-}
+/* ---- isa-l_crypto's ABI: the drop-in (ours) or the library (theirs) ----
+ *
+ * Five families, each through the same code: SHA-256, SHA-512, MD5, SHA-1
+ * and SM3. A cell is `jobs` messages of `size` bytes, each submitted whole
+ * (ENTIRE), then the manager flushed. */
 
 struct variant {
         const char *name;
@@ -188,77 +161,17 @@ struct variant {
         void (*flush)(void);
 };
 
-#ifdef SIDE_ISAL
-/* ISA-L crypto's per-ISA managers: exported, not declared in its headers. */
-#define DECLARE256(isa)                                                                            \
-        void _sha256_ctx_mgr_init_##isa(ISAL_SHA256_HASH_CTX_MGR *);                               \
-        ISAL_SHA256_HASH_CTX *_sha256_ctx_mgr_submit_##isa(ISAL_SHA256_HASH_CTX_MGR *,             \
-                                                           ISAL_SHA256_HASH_CTX *, const void *,   \
-                                                           uint32_t, ISAL_HASH_CTX_FLAG);          \
-        ISAL_SHA256_HASH_CTX *_sha256_ctx_mgr_flush_##isa(ISAL_SHA256_HASH_CTX_MGR *);
-#define DECLARE512(isa)                                                                            \
-        void _sha512_ctx_mgr_init_##isa(ISAL_SHA512_HASH_CTX_MGR *);                               \
-        ISAL_SHA512_HASH_CTX *_sha512_ctx_mgr_submit_##isa(ISAL_SHA512_HASH_CTX_MGR *,             \
-                                                           ISAL_SHA512_HASH_CTX *, const void *,   \
-                                                           uint32_t, ISAL_HASH_CTX_FLAG);          \
-        ISAL_SHA512_HASH_CTX *_sha512_ctx_mgr_flush_##isa(ISAL_SHA512_HASH_CTX_MGR *);
-DECLARE256(sse)
-DECLARE256(avx)
-DECLARE256(avx2)
-DECLARE256(avx512)
-DECLARE256(sse_ni)
-DECLARE256(avx512_ni)
-DECLARE512(sse)
-DECLARE512(avx)
-DECLARE512(avx2)
-DECLARE512(avx512)
-#define V256(isa, needs)                                                                           \
-        {#isa, needs, (void (*)(void))_sha256_ctx_mgr_init_##isa,                                  \
-         (void (*)(void))_sha256_ctx_mgr_submit_##isa, (void (*)(void))_sha256_ctx_mgr_flush_##isa}
-#define V512(isa, needs)                                                                           \
-        {#isa, needs, (void (*)(void))_sha512_ctx_mgr_init_##isa,                                  \
-         (void (*)(void))_sha512_ctx_mgr_submit_##isa, (void (*)(void))_sha512_ctx_mgr_flush_##isa}
-static const struct variant V256S[] = {
-        {"dispatch", "", (void (*)(void))api256_init, (void (*)(void))api256_submit,
-         (void (*)(void))api256_flush},
-        V256(sse, "sse4.1"),
-        V256(avx, "avx"),
-        V256(avx2, "avx2"),
-        V256(avx512, AVX512),
-        V256(sse_ni, "sse4.1 sha"),
-        V256(avx512_ni, AVX512 " sha"),
-};
-static const struct variant V512S[] = {
-        {"dispatch", "", (void (*)(void))api512_init, (void (*)(void))api512_submit,
-         (void (*)(void))api512_flush},
-        V512(sse, "sse4.1"),
-        V512(avx, "avx"),
-        V512(avx2, "avx2"),
-        V512(avx512, AVX512),
-};
-#else
-static const struct variant V256S[] = {
-        {"dropin", "", (void (*)(void))api256_init, (void (*)(void))api256_submit,
-         (void (*)(void))api256_flush},
-};
-static const struct variant V512S[] = {
-        {"dropin", "", (void (*)(void))api512_init, (void (*)(void))api512_submit,
-         (void (*)(void))api512_flush},
-};
-#endif
-
-/* One cell's jobs: `jobs` messages of `size` bytes, whole (ENTIRE). */
+/* One cell's jobs, for any family: the contexts and manager are the
+ * family's types, held as bytes. */
 struct cell {
         size_t size;
         int jobs;
         const struct variant *v;
-        ISAL_SHA256_HASH_CTX_MGR *m256;
-        ISAL_SHA512_HASH_CTX_MGR *m512;
-        ISAL_SHA256_HASH_CTX c256[MAX_JOBS];
-        ISAL_SHA512_HASH_CTX c512[MAX_JOBS];
+        void *mgr;
+        void *ctxs; /* MAX_JOBS contexts of the family */
         int done;
 #ifdef SIDE_MBHASH
-        mbh_manager mgr;
+        mbh_manager mgr_native;
         mbh_ctx ctx[MAX_JOBS];
         const uint8_t *msgs[MAX_JOBS];
         size_t lens[MAX_JOBS];
@@ -267,61 +180,202 @@ struct cell {
 #endif
 };
 
-static void run_isal256(void *arg)
+/* A digest's words as the digest's bytes, in the family's convention. */
+static void be32_bytes(const void *w, size_t dlen, uint8_t *out)
 {
-        struct cell *c = arg;
-        s256_submit submit = (s256_submit)c->v->submit;
-        s256_flush flush = (s256_flush)c->v->flush;
-        for (int j = 0; j < c->jobs; j++) {
-                isal_hash_ctx_init(&c->c256[j]);
-                if (submit(c->m256, &c->c256[j], data + (size_t)j * c->size, (uint32_t)c->size,
-                           ISAL_HASH_ENTIRE))
-                        c->done++;
-        }
-        while (flush(c->m256))
-                c->done++;
+        const uint32_t *x = w;
+        for (size_t i = 0; i < dlen; i++)
+                out[i] = (uint8_t)(x[i / 4] >> (24 - 8 * (i % 4)));
 }
+static void be64_bytes(const void *w, size_t dlen, uint8_t *out)
+{
+        const uint64_t *x = w;
+        for (size_t i = 0; i < dlen; i++)
+                out[i] = (uint8_t)(x[i / 8] >> (56 - 8 * (i % 8)));
+}
+/* MD5: little-endian words. */
+static void le32_bytes(const void *w, size_t dlen, uint8_t *out)
+{
+        const uint32_t *x = w;
+        for (size_t i = 0; i < dlen; i++)
+                out[i] = (uint8_t)(x[i / 4] >> (8 * (i % 4)));
+}
+/* SM3: isa-l_crypto leaves the words byte-swapped, so the digest is the
+ * words' bytes in memory. */
+static void mem_bytes(const void *w, size_t dlen, uint8_t *out) { memcpy(out, w, dlen); }
 
-static void run_isal512(void *arg)
-{
-        struct cell *c = arg;
-        s512_submit submit = (s512_submit)c->v->submit;
-        s512_flush flush = (s512_flush)c->v->flush;
-        for (int j = 0; j < c->jobs; j++) {
-                isal_hash_ctx_init(&c->c512[j]);
-                if (submit(c->m512, &c->c512[j], data + (size_t)j * c->size, (uint32_t)c->size,
-                           ISAL_HASH_ENTIRE))
-                        c->done++;
+/* Per family (tag: sha256, ...; T: ISAL_SHA256, ...): the current API
+ * wrapped to the per-ISA managers' signature, the cell's run over the
+ * isa-l_crypto ABI, and a context's digest as bytes. */
+#define FAMILY(tag, T, dlen, to_bytes)                                                            \
+        typedef T##_HASH_CTX *(*tag##_submit_fn)(T##_HASH_CTX_MGR *, T##_HASH_CTX *,               \
+                                                 const void *, uint32_t, ISAL_HASH_CTX_FLAG);      \
+        typedef T##_HASH_CTX *(*tag##_flush_fn)(T##_HASH_CTX_MGR *);                               \
+        typedef void (*tag##_init_fn)(T##_HASH_CTX_MGR *);                                         \
+        static void tag##_api_init(T##_HASH_CTX_MGR *m) { isal_##tag##_ctx_mgr_init(m); }          \
+        static T##_HASH_CTX *tag##_api_submit(T##_HASH_CTX_MGR *m, T##_HASH_CTX *c,                \
+                                              const void *b, uint32_t l, ISAL_HASH_CTX_FLAG f)     \
+        {                                                                                          \
+                T##_HASH_CTX *out = NULL;                                                          \
+                if (isal_##tag##_ctx_mgr_submit(m, c, &out, b, l, f) != 0)                         \
+                        abort();                                                                   \
+                return out;                                                                        \
+        }                                                                                          \
+        static T##_HASH_CTX *tag##_api_flush(T##_HASH_CTX_MGR *m)                                  \
+        {                                                                                          \
+                T##_HASH_CTX *out = NULL;                                                          \
+                if (isal_##tag##_ctx_mgr_flush(m, &out) != 0)                                      \
+                        abort();                                                                   \
+                return out;                                                                        \
+        }                                                                                          \
+        static void tag##_run(void *arg)                                                           \
+        {                                                                                          \
+                struct cell *c = arg;                                                              \
+                T##_HASH_CTX *ctx = c->ctxs;                                                       \
+                tag##_submit_fn submit = (tag##_submit_fn)c->v->submit;                            \
+                tag##_flush_fn flush = (tag##_flush_fn)c->v->flush;                                \
+                for (int j = 0; j < c->jobs; j++) {                                                \
+                        isal_hash_ctx_init(&ctx[j]);                                               \
+                        if (submit(c->mgr, &ctx[j], data + (size_t)j * c->size,                    \
+                                   (uint32_t)c->size, ISAL_HASH_ENTIRE))                           \
+                                c->done++;                                                         \
+                }                                                                                  \
+                while (flush(c->mgr))                                                              \
+                        c->done++;                                                                 \
+        }                                                                                          \
+        static void tag##_init(void (*init)(void), void *mgr) { ((tag##_init_fn)init)(mgr); }      \
+        static void tag##_digest(const void *ctxs, int j, uint8_t *out)                            \
+        {                                                                                          \
+                to_bytes(((const T##_HASH_CTX *)ctxs)[j].job.result_digest, dlen, out);            \
         }
-        while (flush(c->m512))
-                c->done++;
-}
+FAMILY(sha256, ISAL_SHA256, 32, be32_bytes)
+FAMILY(sha512, ISAL_SHA512, 64, be64_bytes)
+FAMILY(md5, ISAL_MD5, 16, le32_bytes)
+FAMILY(sha1, ISAL_SHA1, 20, be32_bytes)
+FAMILY(sm3, ISAL_SM3, 32, mem_bytes)
 
-static uint32_t fp256(const ISAL_SHA256_HASH_CTX *ctx, int jobs)
-{
-        uint32_t fp = 2166136261u;
-        for (int j = 0; j < jobs; j++) {
-                uint8_t d[32];
-                for (int w = 0; w < 8; w++)
-                        for (int b = 0; b < 4; b++)
-                                d[4 * w + b] = (uint8_t)(ctx[j].job.result_digest[w] >> (24 - 8 * b));
-                fp = fingerprint(d, 32, fp);
-        }
-        return fp;
-}
+/* The dispatching API (ISA-L) or the drop-in (mbhash) of a family. */
+#define API(tag, name)                                                                             \
+        {name, "", (void (*)(void))tag##_api_init, (void (*)(void))tag##_api_submit,               \
+         (void (*)(void))tag##_api_flush}
 
-static uint32_t fp512(const ISAL_SHA512_HASH_CTX *ctx, int jobs)
-{
-        uint32_t fp = 2166136261u;
-        for (int j = 0; j < jobs; j++) {
-                uint8_t d[64];
-                for (int w = 0; w < 8; w++)
-                        for (int b = 0; b < 8; b++)
-                                d[8 * w + b] = (uint8_t)(ctx[j].job.result_digest[w] >> (56 - 8 * b));
-                fp = fingerprint(d, 64, fp);
-        }
-        return fp;
-}
+#ifdef SIDE_ISAL
+/* ISA-L crypto's per-ISA managers (base: its portable C one): exported, not
+ * declared in its headers. */
+#define DECLARE(tag, T, isa)                                                                       \
+        void _##tag##_ctx_mgr_init_##isa(T##_HASH_CTX_MGR *);                                      \
+        T##_HASH_CTX *_##tag##_ctx_mgr_submit_##isa(T##_HASH_CTX_MGR *, T##_HASH_CTX *,            \
+                                                    const void *, uint32_t, ISAL_HASH_CTX_FLAG);   \
+        T##_HASH_CTX *_##tag##_ctx_mgr_flush_##isa(T##_HASH_CTX_MGR *);
+#define V(tag, isa, needs)                                                                         \
+        {#isa, needs, (void (*)(void))_##tag##_ctx_mgr_init_##isa,                                 \
+         (void (*)(void))_##tag##_ctx_mgr_submit_##isa,                                            \
+         (void (*)(void))_##tag##_ctx_mgr_flush_##isa}
+DECLARE(sha256, ISAL_SHA256, base)
+DECLARE(sha256, ISAL_SHA256, sse)
+DECLARE(sha256, ISAL_SHA256, avx)
+DECLARE(sha256, ISAL_SHA256, avx2)
+DECLARE(sha256, ISAL_SHA256, avx512)
+DECLARE(sha256, ISAL_SHA256, sse_ni)
+DECLARE(sha256, ISAL_SHA256, avx512_ni)
+DECLARE(sha512, ISAL_SHA512, base)
+DECLARE(sha512, ISAL_SHA512, sse)
+DECLARE(sha512, ISAL_SHA512, avx)
+DECLARE(sha512, ISAL_SHA512, avx2)
+DECLARE(sha512, ISAL_SHA512, avx512)
+DECLARE(md5, ISAL_MD5, base)
+DECLARE(md5, ISAL_MD5, sse)
+DECLARE(md5, ISAL_MD5, avx)
+DECLARE(md5, ISAL_MD5, avx2)
+DECLARE(md5, ISAL_MD5, avx512)
+DECLARE(sha1, ISAL_SHA1, base)
+DECLARE(sha1, ISAL_SHA1, sse)
+DECLARE(sha1, ISAL_SHA1, avx)
+DECLARE(sha1, ISAL_SHA1, avx2)
+DECLARE(sha1, ISAL_SHA1, avx512)
+DECLARE(sha1, ISAL_SHA1, sse_ni)
+DECLARE(sha1, ISAL_SHA1, avx512_ni)
+DECLARE(sm3, ISAL_SM3, base)
+DECLARE(sm3, ISAL_SM3, avx2)
+DECLARE(sm3, ISAL_SM3, avx512)
+static const struct variant V256S[] = {
+        API(sha256, "dispatch"),
+        V(sha256, base, ""),
+        V(sha256, sse, "sse4.1"),
+        V(sha256, avx, "avx"),
+        V(sha256, avx2, "avx2"),
+        V(sha256, avx512, AVX512),
+        V(sha256, sse_ni, "sse4.1 sha"),
+        V(sha256, avx512_ni, AVX512 " sha"),
+};
+static const struct variant V512S[] = {
+        API(sha512, "dispatch"),
+        V(sha512, base, ""),
+        V(sha512, sse, "sse4.1"),
+        V(sha512, avx, "avx"),
+        V(sha512, avx2, "avx2"),
+        V(sha512, avx512, AVX512),
+};
+/* MD5's avx512 manager runs 32 lanes (two sets of 16), avx2 16. */
+static const struct variant VMD5S[] = {
+        API(md5, "dispatch"),
+        V(md5, base, ""),
+        V(md5, sse, "sse4.1"),
+        V(md5, avx, "avx"),
+        V(md5, avx2, "avx2"),
+        V(md5, avx512, AVX512),
+};
+static const struct variant VSHA1S[] = {
+        API(sha1, "dispatch"),
+        V(sha1, base, ""),
+        V(sha1, sse, "sse4.1"),
+        V(sha1, avx, "avx"),
+        V(sha1, avx2, "avx2"),
+        V(sha1, avx512, AVX512),
+        V(sha1, sse_ni, "sse4.1 sha"),
+        V(sha1, avx512_ni, AVX512 " sha"),
+};
+static const struct variant VSM3S[] = {
+        API(sm3, "dispatch"),
+        V(sm3, base, ""),
+        V(sm3, avx2, "avx2"),
+        V(sm3, avx512, AVX512),
+};
+#else
+static const struct variant V256S[] = {API(sha256, "dropin")};
+static const struct variant V512S[] = {API(sha512, "dropin")};
+static const struct variant VMD5S[] = {API(md5, "dropin")};
+static const struct variant VSHA1S[] = {API(sha1, "dropin")};
+static const struct variant VSM3S[] = {API(sm3, "dropin")};
+#endif
+
+struct family {
+        const char *name; /* the cells' prefix, and the --only selector */
+        const struct variant *vs;
+        size_t nv;
+        size_t mgr_size, ctx_size, dlen;
+        void (*run)(void *);
+        void (*init)(void (*)(void), void *);
+        void (*digest)(const void *, int, uint8_t *);
+#ifdef SIDE_MBHASH
+        mbh_algorithm alg;
+#define NATIVE(a) , a
+#else
+#define NATIVE(a)
+#endif
+};
+
+#define FAM(tag, T, vs, dlen, alg)                                                                 \
+        {#tag, vs, sizeof vs / sizeof vs[0], sizeof(T##_HASH_CTX_MGR), sizeof(T##_HASH_CTX), dlen, \
+         tag##_run, tag##_init, tag##_digest NATIVE(alg)}
+enum { F_SHA256, F_SHA512, F_MD5, F_SHA1, F_SM3 };
+static const struct family FAMILIES[] = {
+        FAM(sha256, ISAL_SHA256, V256S, 32, MBH_SHA256),
+        FAM(sha512, ISAL_SHA512, V512S, 64, MBH_SHA512),
+        FAM(md5, ISAL_MD5, VMD5S, 16, MBH_MD5),
+        FAM(sha1, ISAL_SHA1, VSHA1S, 20, MBH_SHA1),
+        FAM(sm3, ISAL_SM3, VSM3S, 32, MBH_SM3),
+};
 
 #ifdef SIDE_MBHASH
 static void run_manager(void *arg)
@@ -329,14 +383,14 @@ static void run_manager(void *arg)
         struct cell *c = arg;
         mbh_ctx *done = NULL;
         for (int j = 0; j < c->jobs; j++) {
-                if (mbh_submit(&c->mgr, &c->ctx[j], data + (size_t)j * c->size, c->size, MBH_ENTIRE,
-                               &done) != MBH_OK)
+                if (mbh_submit(&c->mgr_native, &c->ctx[j], data + (size_t)j * c->size, c->size,
+                               MBH_ENTIRE, &done) != MBH_OK)
                         abort();
                 if (done)
                         c->done++;
         }
         for (;;) {
-                if (mbh_flush(&c->mgr, &done) != MBH_OK)
+                if (mbh_flush(&c->mgr_native, &done) != MBH_OK)
                         abort();
                 if (!done)
                         break;
@@ -353,47 +407,41 @@ static void run_hash_many(void *arg)
 }
 #endif
 
-static void sha_cell(int bits, size_t size, int jobs)
+static void hash_cell(const struct family *f, size_t size, int jobs)
 {
         static struct cell c;
-        const char *alg = bits == 256 ? "sha256" : "sha512";
-#ifdef SIDE_MBHASH
-        size_t dlen = bits == 256 ? 32 : 64;
-#endif
-        const struct variant *vs = bits == 256 ? V256S : V512S;
-        size_t nv = bits == 256 ? sizeof V256S / sizeof V256S[0] : sizeof V512S / sizeof V512S[0];
         double gbps;
         memset(&c, 0, sizeof c);
         c.size = size;
         c.jobs = jobs;
-        for (size_t i = 0; i < nv; i++) {
-                if (!cpu_supports_all(vs[i].needs))
+        if (posix_memalign(&c.ctxs, 64, f->ctx_size * MAX_JOBS))
+                abort();
+        for (size_t i = 0; i < f->nv; i++) {
+                if (!cpu_supports_all(f->vs[i].needs))
                         continue;
-                c.v = &vs[i];
-                if (bits == 256) {
-                        if (posix_memalign((void **)&c.m256, 64, sizeof *c.m256))
-                                abort();
-                        ((s256_init)vs[i].init)(c.m256);
-                } else {
-                        if (posix_memalign((void **)&c.m512, 64, sizeof *c.m512))
-                                abort();
-                        ((s512_init)vs[i].init)(c.m512);
-                }
+                c.v = &f->vs[i];
+                if (posix_memalign(&c.mgr, 64, f->mgr_size))
+                        abort();
+                f->init(f->vs[i].init, c.mgr);
                 c.done = 0;
-                double ns = time_best(bits == 256 ? run_isal256 : run_isal512, &c, &gbps,
-                                      size * (size_t)jobs);
+                double ns = time_best(f->run, &c, &gbps, size * (size_t)jobs);
                 if (c.done % jobs)
                         abort();
-                uint32_t fp = bits == 256 ? fp256(c.c256, jobs) : fp512(c.c512, jobs);
-                report(alg, size, jobs, vs[i].name, ns / jobs, gbps, fp);
-                free(c.m256);
-                free(c.m512);
-                c.m256 = NULL;
-                c.m512 = NULL;
+                uint32_t fp = 2166136261u;
+                for (int j = 0; j < jobs; j++) {
+                        uint8_t d[64];
+                        f->digest(c.ctxs, j, d);
+                        fp = fingerprint(d, f->dlen, fp);
+                }
+                report(f->name, size, jobs, f->vs[i].name, ns / jobs, gbps, fp);
+                free(c.mgr);
+                c.mgr = NULL;
         }
+        free(c.ctxs);
+        c.ctxs = NULL;
 #ifdef SIDE_MBHASH
-        c.alg = bits == 256 ? MBH_SHA256 : MBH_SHA512;
-        if (mbh_manager_init(&c.mgr, c.alg) != MBH_OK)
+        c.alg = f->alg;
+        if (mbh_manager_init(&c.mgr_native, c.alg) != MBH_OK)
                 abort();
         for (int j = 0; j < jobs; j++) {
                 if (mbh_ctx_init(&c.ctx[j], c.alg, NULL) != MBH_OK)
@@ -403,19 +451,21 @@ static void sha_cell(int bits, size_t size, int jobs)
         }
         c.done = 0;
         double ns = time_best(run_manager, &c, &gbps, size * (size_t)jobs);
+        if (c.done % jobs)
+                abort();
         uint32_t fp = 2166136261u;
         for (int j = 0; j < jobs; j++) {
                 uint8_t d[64];
                 size_t n = 0;
-                if (mbh_ctx_digest(&c.ctx[j], d, sizeof d, &n) != MBH_OK || n != dlen)
+                if (mbh_ctx_digest(&c.ctx[j], d, sizeof d, &n) != MBH_OK || n != f->dlen)
                         abort();
-                fp = fingerprint(d, dlen, fp);
+                fp = fingerprint(d, f->dlen, fp);
         }
-        report(alg, size, jobs, "manager", ns / jobs, gbps, fp);
-        mbh_manager_fini(&c.mgr);
+        report(f->name, size, jobs, "manager", ns / jobs, gbps, fp);
+        mbh_manager_fini(&c.mgr_native);
         ns = time_best(run_hash_many, &c, &gbps, size * (size_t)jobs);
-        report(alg, size, jobs, "hash_many", ns / jobs, gbps,
-               fingerprint(c.out, dlen * (size_t)jobs, 2166136261u));
+        report(f->name, size, jobs, "hash_many", ns / jobs, gbps,
+               fingerprint(c.out, f->dlen * (size_t)jobs, 2166136261u));
 #endif
 }
 
@@ -932,23 +982,30 @@ static void crc_cells(size_t len)
 }
 #endif /* HAVE_CRC */
 
+/* The cells of one --only selector (NULL: all): crc, sha (SHA-2), md5,
+ * sha1 or sm3. */
+static const char *only;
+__attribute__((unused)) static int selected(const char *group)
+{
+        return !only || !strcmp(only, group);
+}
+
 int main(int argc, char **argv)
 {
-        int crc_only = 0, sha_only = 0;
         for (int a = 1; a < argc; a++) {
                 if (!strcmp(argv[a], "quick"))
                         quick = 1;
-                else if (!strcmp(argv[a], "crc"))
-                        crc_only = 1;
-                else if (!strcmp(argv[a], "sha"))
-                        sha_only = 1;
+                else if (!strcmp(argv[a], "cputime"))
+                        clock_id = CLOCK_PROCESS_CPUTIME_ID;
+                else if (!only && (!strcmp(argv[a], "crc") || !strcmp(argv[a], "sha") ||
+                                   !strcmp(argv[a], "md5") || !strcmp(argv[a], "sha1") ||
+                                   !strcmp(argv[a], "sm3")))
+                        only = argv[a];
                 else {
                         fprintf(stderr, "driver: unknown argument %s\n", argv[a]);
                         return 2;
                 }
         }
-        (void)crc_only;
-        (void)sha_only;
         size_t total = (size_t)MAX_JOBS * MAX_SIZE;
         if (total < CRC_MAX)
                 total = CRC_MAX;
@@ -965,25 +1022,41 @@ int main(int argc, char **argv)
         if (posix_memalign((void **)&dst, 64, CRC_MAX))
                 return 1;
         static const size_t crc_sizes[] = {64, 512, 4096, 65536, 1048576};
-        for (size_t i = 0; i < sizeof crc_sizes / sizeof crc_sizes[0] && !sha_only; i++)
+        for (size_t i = 0; i < sizeof crc_sizes / sizeof crc_sizes[0] && selected("crc"); i++)
                 if (!quick || crc_sizes[i] == 4096)
                         crc_cells(crc_sizes[i]);
         free(dst);
 #endif
 #ifdef HAVE_SHA
+        /* SHA-2: the cells of its targets. Quick: 4 KiB x 16 of each family. */
         static const struct {
-                int bits;
+                int family;
                 size_t size;
                 int jobs;
         } cells[] = {
-                {256, 64, 1},       {256, 64, 2},        {256, 64, 4},       {256, 64, 8},
-                {256, 64, 16},      {256, 64, 64},       {256, 4096, 2},     {256, 4096, 16},
-                {256, 131072, 16},  {256, 131072, 64},   {512, 64, 1},       {512, 4096, 16},
-                {512, 131072, 64},
+                {F_SHA256, 64, 1},      {F_SHA256, 64, 2},     {F_SHA256, 64, 4},
+                {F_SHA256, 64, 8},      {F_SHA256, 64, 16},    {F_SHA256, 64, 64},
+                {F_SHA256, 4096, 2},    {F_SHA256, 4096, 16},  {F_SHA256, 131072, 16},
+                {F_SHA256, 131072, 64}, {F_SHA512, 64, 1},     {F_SHA512, 4096, 16},
+                {F_SHA512, 131072, 64},
         };
-        for (size_t i = 0; i < sizeof cells / sizeof cells[0] && !crc_only; i++)
+        for (size_t i = 0; i < sizeof cells / sizeof cells[0] && selected("sha"); i++)
                 if (!quick || (cells[i].size == 4096 && cells[i].jobs == 16))
-                        sha_cell(cells[i].bits, cells[i].size, cells[i].jobs);
+                        hash_cell(&FAMILIES[cells[i].family], cells[i].size, cells[i].jobs);
+        /* MD5, SHA-1, SM3: the grid of their issue, every size by every job
+         * count. */
+        static const int grid_families[] = {F_MD5, F_SHA1, F_SM3};
+        static const size_t grid_sizes[] = {64, 4096, 131072};
+        static const int grid_jobs[] = {1, 2, 8, 16, 64};
+        for (size_t f = 0; f < sizeof grid_families / sizeof grid_families[0]; f++) {
+                const struct family *fam = &FAMILIES[grid_families[f]];
+                if (!selected(fam->name))
+                        continue;
+                for (size_t s = 0; s < sizeof grid_sizes / sizeof grid_sizes[0]; s++)
+                        for (size_t j = 0; j < sizeof grid_jobs / sizeof grid_jobs[0]; j++)
+                                if (!quick || (grid_sizes[s] == 4096 && grid_jobs[j] == 16))
+                                        hash_cell(fam, grid_sizes[s], grid_jobs[j]);
+        }
 #endif
         free(data);
         return 0;

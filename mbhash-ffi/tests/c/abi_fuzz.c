@@ -82,7 +82,7 @@ static const char *random_engine(mbh_algorithm alg) {
 
 static void mgr_create(int m) {
     struct mmodel *x = &mm[m];
-    x->alg = (int)rng_below(&r, 6);
+    x->alg = (int)rng_below(&r, ALG_COUNT);
     x->heap = (int)rng_below(&r, 2);
     mbh_algorithm alg = ALGS[x->alg].alg;
     const char *engine = random_engine(alg);
@@ -254,7 +254,7 @@ static void native_restart(void) {
             EXPECT(mbh_ctx_init(&ctxs[i], bad, NULL), MBH_INVALID_ALGORITHM);
             return;
         }
-        c->alg = (int)rng_below(&r, 6);
+        c->alg = (int)rng_below(&r, ALG_COUNT);
         OK(mbh_ctx_init(&ctxs[i], ALGS[c->alg].alg, NULL));
     }
     c->state = NEW;
@@ -317,7 +317,7 @@ static void native_misuse(void) {
 
 static void native_init(void) {
     for (int i = 0; i < NCTX; i++) {
-        cm[i].alg = (int)rng_below(&r, 6);
+        cm[i].alg = (int)rng_below(&r, ALG_COUNT);
         cm[i].msg = malloc(MAX_MSG);
         if (!cm[i].msg) exit(2);
         REQUIRE_OK(mbh_ctx_init(&ctxs[i], ALGS[cm[i].alg].alg, NULL));

@@ -42,7 +42,7 @@ static void *pool_thread(void *p) {
     struct rng r = {a->seed};
     struct iovec iov[16];
     for (size_t i = 0; i < JOBS; i++) {
-        const struct alg_info *alg = &ALGS[rng_below(&r, 6)];
+        const struct alg_info *alg = &ALGS[rng_below(&r, ALG_COUNT)];
         size_t off, len;
         message(&r, &off, &len);
         size_t n = 1 + rng_below(&r, 16);
@@ -222,7 +222,7 @@ static void *service_thread(void *p) {
     struct rng r = {a->seed};
     for (size_t i = 0; i < JOBS; i++) {
         struct job *j = &a->jobs[i];
-        const struct alg_info *alg = &ALGS[rng_below(&r, 6)];
+        const struct alg_info *alg = &ALGS[rng_below(&r, ALG_COUNT)];
         size_t off, len;
         message(&r, &off, &len);
         j->alg = alg->alg;
@@ -293,8 +293,8 @@ static void test_service_cancel_and_full(void) {
     enum { N = 400 };
     static struct job jobs[N + 1];
     for (size_t i = 0; i <= N; i++) {
-        jobs[i].alg = ALGS[i % 6].alg;
-        jobs[i].digest_len = ALGS[i % 6].digest_len;
+        jobs[i].alg = ALGS[i % ALG_COUNT].alg;
+        jobs[i].digest_len = ALGS[i % ALG_COUNT].digest_len;
         jobs[i].off = (uint32_t)(i * 7);
         jobs[i].len = (uint32_t)(i * 13 % 3000);
     }

@@ -45,7 +45,7 @@ static void reuse(mbh_ctx *ctx, mbh_algorithm alg) {
 
 int main(void) {
     rng_fill(&(struct rng){7}, data, sizeof data);
-    for (size_t a = 0; a < 6; a++) {
+    for (size_t a = 0; a < ALG_COUNT; a++) {
         mbh_algorithm alg = ALGS[a].alg;
         mbh_ctx ctx[4];
         mbh_manager *mgr = NULL;

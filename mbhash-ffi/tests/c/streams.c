@@ -2,7 +2,7 @@
  * Random multi-part streams through the job manager against single-shot
  * digests from mbh_hash_many on the "scalar" engine (itself checked against
  * the NIST vectors by nist.c), for every algorithm and every engine this CPU
- * runs, plus managers of all six algorithms interleaved, managers in caller
+ * runs, plus managers of every algorithm interleaved, managers in caller
  * memory, contexts embedded in caller structs and forked with memcpy.
  *
  * Every chunk is copied into its own heap buffer that is freed as soon as
@@ -85,7 +85,7 @@ static void reference(struct stream *s, size_t n) {
  * (FIRST, UPDATE..., LAST, or ENTIRE; empty chunks included), and flushes
  * when every unfinished stream is in flight.
  */
-static void drive(struct rng *r, mbh_manager *mgrs[6], struct stream *s, size_t n) {
+static void drive(struct rng *r, mbh_manager *mgrs[ALG_COUNT], struct stream *s, size_t n) {
     size_t finished = 0;
     size_t *ready = xmalloc(n * sizeof *ready);
     while (finished < n) {
@@ -95,7 +95,7 @@ static void drive(struct rng *r, mbh_manager *mgrs[6], struct stream *s, size_t 
         }
         if (nready == 0) {
             int any = 0;
-            for (size_t k = 0; k < 6; k++) {
+            for (size_t k = 0; k < ALG_COUNT; k++) {
                 if (!mgrs[k]) continue;
                 mbh_ctx *done = NULL;
                 OK(mbh_flush(mgrs[k], &done));
@@ -139,7 +139,7 @@ static void drive(struct rng *r, mbh_manager *mgrs[6], struct stream *s, size_t 
             CHECK(status == MBH_STATUS_PROCESSING);
         }
     }
-    for (size_t k = 0; k < 6; k++) {
+    for (size_t k = 0; k < ALG_COUNT; k++) {
         if (!mgrs[k]) continue;
         size_t in_flight = 99;
         OK(mbh_manager_in_flight(mgrs[k], &in_flight));
@@ -153,7 +153,7 @@ static struct stream *make_streams(struct rng *r, size_t n, int k, size_t max_le
     struct stream *s = xmalloc(n * sizeof *s);
     for (size_t i = 0; i < n; i++) {
         memset(&s[i], 0, sizeof s[i]);
-        s[i].alg = &ALGS[k < 0 ? rng_below(r, 6) : (size_t)k];
+        s[i].alg = &ALGS[k < 0 ? rng_below(r, ALG_COUNT) : (size_t)k];
         s[i].len = random_len(r, max_len);
         s[i].msg = xmalloc(s[i].len);
         rng_fill(r, s[i].msg, s[i].len);
@@ -171,7 +171,7 @@ static void free_streams(struct stream *s, size_t n) {
 /* Every algorithm on every engine it runs here. */
 static void every_engine(struct rng *r) {
     size_t n = quick ? 6 : 24, max_len = quick ? 1500 : 12000;
-    for (size_t k = 0; k < 6; k++) {
+    for (size_t k = 0; k < ALG_COUNT; k++) {
         size_t engines = 0;
         OK(mbh_engine_count(ALGS[k].alg, &engines));
         CHECK(engines >= 2);
@@ -184,7 +184,7 @@ static void every_engine(struct rng *r) {
                 printf("SKIPPED %s engine %s: not supported here\n", ALGS[k].name, engine);
                 continue;
             }
-            mbh_manager *mgrs[6] = {0};
+            mbh_manager *mgrs[ALG_COUNT] = {0};
             REQUIRE_OK(mbh_manager_new_with_engine(ALGS[k].alg, engine, &mgrs[k]));
             const char *name = NULL;
             OK(mbh_manager_engine(mgrs[k], &name));
@@ -200,14 +200,14 @@ static void every_engine(struct rng *r) {
     }
 }
 
-/* Managers of all six algorithms at once; three in caller memory. */
+/* Managers of every algorithm at once; four in caller memory. */
 static void mixed(struct rng *r) {
     static struct {
         char pad; /* the manager is not at the start of the struct */
         mbh_manager mgr;
     } in_struct;
-    alignas(MBH_MANAGER_ALIGN) static unsigned char raw[2][MBH_MANAGER_SIZE];
-    mbh_manager *mgrs[6] = {0};
+    alignas(MBH_MANAGER_ALIGN) static unsigned char raw[3][MBH_MANAGER_SIZE];
+    mbh_manager *mgrs[ALG_COUNT] = {0};
     REQUIRE_OK(mbh_manager_new(MBH_SHA256, &mgrs[0]));
     REQUIRE_OK(mbh_manager_init(&in_struct.mgr, MBH_SHA224));
     mgrs[1] = &in_struct.mgr;
@@ -217,6 +217,10 @@ static void mixed(struct rng *r) {
     REQUIRE_OK(mbh_manager_init_with_engine((mbh_manager *)raw[1], MBH_SHA512_256, "auto"));
     mgrs[4] = (mbh_manager *)raw[1];
     REQUIRE_OK(mbh_manager_new_with_engine(MBH_SHA512_224, "scalar", &mgrs[5]));
+    REQUIRE_OK(mbh_manager_new(MBH_MD5, &mgrs[6]));
+    REQUIRE_OK(mbh_manager_init((mbh_manager *)raw[2], MBH_SHA1));
+    mgrs[7] = (mbh_manager *)raw[2];
+    REQUIRE_OK(mbh_manager_new_with_engine(MBH_SM3, "auto", &mgrs[8]));
     size_t n = quick ? 24 : 96;
     struct stream *s = make_streams(r, n, -1, quick ? 2000 : 20000);
     drive(r, mgrs, s, n);
@@ -228,13 +232,16 @@ static void mixed(struct rng *r) {
     mbh_manager_free(mgrs[4]); /* free on caller memory only finishes it */
     EXPECT(mbh_manager_fini(mgrs[4]), MBH_UNINITIALIZED);
     mbh_manager_free(mgrs[5]);
+    mbh_manager_free(mgrs[6]);
+    OK(mbh_manager_fini(mgrs[7]));
+    mbh_manager_free(mgrs[8]);
 }
 
 /* A context that is not in flight may be copied: the copy forks the stream. */
 static void fork_with_memcpy(void) {
     static const uint8_t prefix[100] = {1, 2, 3};
     static const uint8_t tail_a[] = "first fork", tail_b[] = "second fork, a longer tail";
-    for (size_t k = 0; k < 6; k++) {
+    for (size_t k = 0; k < ALG_COUNT; k++) {
         mbh_manager *mgr = NULL;
         REQUIRE_OK(mbh_manager_new(ALGS[k].alg, &mgr));
         mbh_ctx a, b;
