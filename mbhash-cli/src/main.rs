@@ -168,11 +168,7 @@ fn engines() -> Result<(), String> {
 /// Prints every hash family of the catalogue
 /// ([`mbhash_core::for_each_family!`]) and collects their errors.
 macro_rules! hash_families {
-    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
-        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
-        big_endian: $big:literal, lanes: $lanes:literal,
-        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
-    };)*) => {
+    ($($v:ident $ty:ident $engine:ident $kernels:ident $name:literal;)*) => {
         fn hash_families(errors: &mut Vec<String>) {
             $(
                 errors.extend(family::<mbhash_core::engine::$kernels>());
@@ -182,7 +178,7 @@ macro_rules! hash_families {
     };
 }
 
-mbhash_core::for_each_family!(hash_families);
+mbhash_core::for_each_family!(@names hash_families);
 
 fn family<K: mbhash_core::engine::Kernels>() -> Option<String> {
     use mbhash_core::alg::Family;

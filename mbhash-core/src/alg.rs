@@ -243,7 +243,9 @@ pub type BlockOf<A> = <<A as Algorithm>::Family as Family>::Block;
 /// `kernels` the names of the family's engine alias and its
 /// [`Kernels`](crate::engine::Kernels) (written in `engine/<name>.rs`),
 /// `name` the family's name in messages and engine variables
-/// (`MBHASH_<NAME>_ENGINE`). The families, the engine aliases,
+/// (`MBHASH_<NAME>_ENGINE`). `for_each_family!(@names m)` calls `m` with
+/// the names alone: `Variant FamilyType Engine Kernels "name";` per
+/// family. The families, the engine aliases,
 /// `EngineFamily`, `AnyEngine`, the per-family defaults and the service's
 /// per-family engines are generated from it.
 #[macro_export]
@@ -282,8 +284,27 @@ macro_rules! for_each_family {
             };
         }
     };
+    // The names only: `$m! { Variant FamilyType Engine Kernels "name"; ... }`,
+    // for code that needs no more of an entry.
+    (@names $m:ident) => {
+        $crate::for_each_family! { @list [$crate::__family_names] [$m] }
+    };
     ($m:ident $(, $($args:tt)*)?) => {
         $crate::for_each_family! { @list [$m] [$($($args)*)?] }
+    };
+}
+
+/// [`for_each_family!`]`(@names m)`: calls `m` with each family's variant,
+/// type, engine alias, kernels type and name.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __family_names {
+    ([$m:ident] $($(#[$doc:meta])* $v:ident = $ty:ident {
+        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
+        big_endian: $big:literal, lanes: $lanes:literal,
+        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
+    };)*) => {
+        $m! { $($v $ty $engine $kernels $name;)* }
     };
 }
 

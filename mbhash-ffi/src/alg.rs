@@ -195,11 +195,7 @@ const fn c_names<const N: usize>(bytes: &'static [[u8; NAME_CAP]; N]) -> [&'stat
 /// The engine names of a family (the hash families' generated from the family catalogue,
 /// [`mbhash_core::for_each_family!`]), as C strings, `auto` first.
 macro_rules! family_names {
-    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
-        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
-        big_endian: $big:literal, lanes: $lanes:literal,
-        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
-    };)*) => {
+    ($($v:ident $ty:ident $engine:ident $kernels:ident $name:literal;)*) => {
         /// The engine names of a family as C strings, `auto` first.
         pub(crate) fn family_engine_names(family: EngineFamily) -> &'static [&'static CStr] {
             match family {
@@ -219,7 +215,7 @@ macro_rules! family_names {
     };
 }
 
-mbhash_core::for_each_family!(family_names);
+mbhash_core::for_each_family!(@names family_names);
 
 /// The C side of every algorithm of the catalogue
 /// ([`mbhash_core::for_each_algorithm!`]): its number and its manager in

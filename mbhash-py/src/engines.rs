@@ -121,11 +121,7 @@ pub(crate) fn engines(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
 /// Appends every hash family of the catalogue
 /// ([`mbhash_core::for_each_family!`]) to `list`.
 macro_rules! hash_families {
-    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
-        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
-        big_endian: $big:literal, lanes: $lanes:literal,
-        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
-    };)*) => {
+    ($($v:ident $ty:ident $engine:ident $kernels:ident $name:literal;)*) => {
         fn hash_families(py: Python<'_>, list: &Bound<'_, PyList>) -> PyResult<()> {
             $(list.append(hash_family::<mbhash_core::engine::$kernels>(py)?)?;)*
             Ok(())
@@ -133,7 +129,7 @@ macro_rules! hash_families {
     };
 }
 
-mbhash_core::for_each_family!(hash_families);
+mbhash_core::for_each_family!(@names hash_families);
 
 /// The engine of every CRC but CRC-32/ISCSI now, or the environment
 /// variable's error.

@@ -12,11 +12,7 @@ use crate::alg::Family;
 /// defaults, from the family catalogue
 /// ([`for_each_family!`](crate::for_each_family)).
 macro_rules! engine_families {
-    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
-        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
-        big_endian: $big:literal, lanes: $lanes:literal,
-        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
-    };)*) => {
+    ($($v:ident $ty:ident $engine:ident $kernels:ident $name:literal;)*) => {
         $(
             #[doc = concat!("The ", $name, " family's engine (", stringify!($ty), ").")]
             pub type $engine = Engine<$kernels>;
@@ -153,7 +149,7 @@ macro_rules! engine_families {
     };
 }
 
-crate::for_each_family!(engine_families);
+crate::for_each_family!(@names engine_families);
 
 impl EngineFamily {
     /// The family of an algorithm.

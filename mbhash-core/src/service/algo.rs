@@ -11,11 +11,7 @@ use crate::manager::Context;
 /// at each batch (`configured()`, which [`crate::engine::set_default`]
 /// changes at run time).
 macro_rules! engines {
-    ([] $($(#[$doc:meta])* $v:ident = $ty:ident {
-        word: $word:ty, words: $words:literal, block: $block:literal, length: $len:literal,
-        big_endian: $big:literal, lanes: $lanes:literal,
-        engine: $engine:ident, kernels: $kernels:ident, name: $name:literal $(,)?
-    };)*) => {
+    ($($v:ident $ty:ident $engine:ident $kernels:ident $name:literal;)*) => {
         #[derive(Clone, Copy, Debug, Default)]
         #[allow(non_snake_case)]
         pub(crate) struct Engines {
@@ -51,7 +47,7 @@ macro_rules! engines {
     };
 }
 
-crate::for_each_family!(engines);
+crate::for_each_family!(@names engines);
 
 impl Engines {
     /// The worker's engine for family `F`: the one given, else the default.
