@@ -80,12 +80,20 @@ impl<K: Kernels> SingleStream<K::Family> for Single<K> {
                 let [b, c, d] = &mut dummies;
                 k.run_x4([state, b, c, d], [blocks; 4]);
             }
-            Step::Mid | Step::Wide => {
-                let w = Engine::<K>::width(self.step) as usize;
-                let mut lanes = [*state; MAX_LANES];
-                k.run_group(self.step, &mut lanes[..w], &[blocks; MAX_LANES][..w]);
-                *state = lanes[0];
-            }
+            // A group kernel: this lane and copies of it, in arrays of the
+            // group's width (a full MAX_LANES of states would be copied in
+            // and out on every call).
+            Step::Mid | Step::Wide => match Engine::<K>::width(self.step) {
+                4 => group::<K, 4>(k, self.step, state, blocks),
+                8 => group::<K, 8>(k, self.step, state, blocks),
+                16 => group::<K, 16>(k, self.step, state, blocks),
+                w => {
+                    let w = w as usize;
+                    let mut lanes = [*state; MAX_LANES];
+                    k.run_group(self.step, &mut lanes[..w], &[blocks; MAX_LANES][..w]);
+                    *state = lanes[0];
+                }
+            },
         }
     }
 
@@ -95,6 +103,19 @@ impl<K: Kernels> SingleStream<K::Family> for Single<K> {
             i => K::KINDS.get(usize::from(i) - 1).map_or("auto", |(n, _)| n),
         }
     }
+}
+
+/// Runs one lane on a group kernel of `N` lanes, the others copies of it.
+#[inline]
+fn group<K: Kernels, const N: usize>(
+    k: &K,
+    step: Step,
+    state: &mut <K::Family as Family>::State,
+    blocks: &[<K::Family as Family>::Block],
+) {
+    let mut lanes = [*state; N];
+    k.run_group(step, &mut lanes, &[blocks; N]);
+    *state = lanes[0];
 }
 
 /// A family's set of kernels, as detected on this CPU: the ISA-specific half
