@@ -12,6 +12,9 @@ use super::{
 };
 use crate::alg::{Family, MAX_LANES};
 
+/// Bit 7 of [`Kernels::default_cell`]: `auto` is calibrated.
+const CALIBRATED: u16 = 0x80;
+
 /// An engine: the kernels it may run and the plan that picks among them.
 #[derive(Clone, Copy, Debug)]
 pub struct Engine<K: Kernels> {
@@ -120,13 +123,16 @@ impl<K: Kernels> Engine<K> {
     /// The low byte of [`Kernels::default_cell`]: the run-time default.
     #[inline]
     fn default_code() -> u8 {
-        K::default_cell().load(Ordering::Acquire) as u8
+        (K::default_cell().load(Ordering::Acquire) & 0x7f) as u8
     }
 
     /// Sets the run-time default to `code` and forgets the cached
-    /// one-stream kernel, in one atomic write.
+    /// one-stream kernel, in one atomic write that keeps the calibration
+    /// bit.
     fn store_default(code: u8) {
-        K::default_cell().store(u16::from(code), Ordering::Release);
+        let _ = K::default_cell().fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| {
+            Some(w & CALIBRATED | u16::from(code))
+        });
     }
 
     /// Undoes [`Engine::set_default`]: from now on the family's engine is
@@ -161,9 +167,9 @@ impl<K: Kernels> Engine<K> {
             if let Some(single) = Single::from_code((word >> 8) as u8, K::detected()) {
                 return single;
             }
-            let single = Self::find_single(word as u8);
-            // Cached only if the word is unchanged: a default set since it
-            // was read leaves it uncached.
+            let single = Self::find_single((word & 0x7f) as u8);
+            // Cached only if the word is unchanged: a default set, or
+            // `auto` calibrated, since it was read leaves it uncached.
             let _ = cell.compare_exchange(
                 word,
                 word | u16::from(single.code()) << 8,
@@ -225,50 +231,51 @@ impl<K: Kernels> Engine<K> {
         }
     }
 
-    /// The one-stream kernel of `auto`: the one-lane kernel that the
-    /// one-stream calibration ([`Engine::calibrate_one`], some
-    /// microseconds) measured fastest, whether or not a manager or
-    /// `hash_many` has made `auto` calibrate its lanes. A process that
-    /// hashes one stream at a time never pays for timing the multi-lane
-    /// kernels.
+    /// The one-stream kernel of `auto`: the calibrated engine's, once a
+    /// manager or `hash_many` made one calibrate; before that, the one-lane
+    /// kernel that the one-stream calibration ([`Engine::calibrate_one`],
+    /// some microseconds) measured fastest. A process that hashes one
+    /// stream at a time never pays for timing the multi-lane kernels.
     #[cfg(feature = "std")]
     fn auto_single() -> Single<K> {
-        let kernels = K::detected();
-        Single {
-            engine: 0,
-            step: Self::one_stream_step(&kernels),
-            kernels,
+        if let Some(engine) = K::auto_cell().get() {
+            return engine.single();
         }
-    }
-
-    /// The step `auto`'s one-stream hashers run, measured once per
-    /// process ([`Kernels::single_cell`]). It is timed on the calls a
-    /// hasher makes (one lane, a few blocks), not taken from the lanes'
-    /// plan: that plan's choice for one busy lane is the cheapest call of
-    /// many blocks, which can be a wide kernel running copies of the lane
-    /// (SHA-512's `avx512` on AVX-512 CPUs), slower for a short message
-    /// than the one-lane kernel.
-    #[cfg(feature = "std")]
-    fn one_stream_step(kernels: &K) -> Step {
+        let kernels = K::detected();
         let cell = K::single_cell();
-        match cell.load(Ordering::Acquire) {
+        let step = match cell.load(Ordering::Acquire) {
             0 => {
-                let step = Self::calibrate_one(kernels);
+                let step = Self::calibrate_one(&kernels);
                 cell.store(step as u8 + 1, Ordering::Release);
                 step
             }
             n => Step::ALL[usize::from(n) - 1],
+        };
+        Single {
+            engine: 0,
+            step,
+            kernels,
         }
     }
 
     /// The process's `auto` engine, calibrated at first use.
     #[cfg(feature = "std")]
     fn auto_ref() -> &'static Self {
-        K::auto_cell().get_or_init(|| {
+        if let Some(engine) = K::auto_cell().get() {
+            return engine;
+        }
+        let engine = K::auto_cell().get_or_init(|| {
             let mut engine = Self::auto_uncalibrated();
             engine.plan = engine.calibrate();
             engine
-        })
+        });
+        // `auto`'s one-stream kernel is now the calibrated plan's: forget
+        // the cached one, and mark the word so that a single found before
+        // the calibration cannot be cached after it.
+        let _ = K::default_cell().fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| {
+            Some(w & 0xff | CALIBRATED)
+        });
+        engine
     }
 
     /// What [`Engine::try_configured`] returns now, kept for the process:
@@ -512,32 +519,16 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
         state: &mut <K::Family as Family>::State,
         blocks: &[<K::Family as Family>::Block],
     ) {
-        // A lone lane of a manager: the plan's step for one busy lane.
-        Single {
-            engine: self.code,
-            step: self.plan.one(),
-            kernels: self.kernels,
-        }
-        .compress(state, blocks);
+        self.single().compress(state, blocks);
     }
 
     type Single = Single<K>;
 
     #[inline]
     fn single(&self) -> Single<K> {
-        // `auto`'s one-stream hashers run the one-stream calibration's
-        // choice (see `one_stream_step`), an engine by name its plan's.
-        #[cfg(feature = "std")]
-        let step = if self.code == 0 {
-            Self::one_stream_step(&self.kernels)
-        } else {
-            self.plan.one()
-        };
-        #[cfg(not(feature = "std"))]
-        let step = self.plan.one();
         Single {
             engine: self.code,
-            step,
+            step: self.plan.one(),
             kernels: self.kernels,
         }
     }
