@@ -38,6 +38,7 @@ impl<K: Kernels> Single<K> {
     /// The single as one byte of the family's cache word (see
     /// [`Kernels::default_cell`]): bit 7 set, the engine in bits 3-5, the
     /// step's index in [`Step::ALL`] in bits 0-2.
+    #[cfg(feature = "std")]
     #[inline]
     pub(super) fn code(&self) -> u8 {
         0x80 | self.engine << 3 | self.step as u8
@@ -45,6 +46,7 @@ impl<K: Kernels> Single<K> {
 
     /// The single of a [`Single::code`] byte, on `kernels`; `None` for a
     /// byte without bit 7 (nothing cached).
+    #[cfg(feature = "std")]
     #[inline]
     pub(super) fn from_code(code: u8, kernels: K) -> Option<Self> {
         if code & 0x80 == 0 {
@@ -183,8 +185,9 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     /// The default set at run time ([`Engine::set_default`]) in bits 0-6:
     /// 0 for none, 1 for `auto`, `2 + i` for `KINDS[i]`; bit 7 set once
     /// `auto` is calibrated in this process; in the high byte, 0 or
-    /// the one-stream kernel ([`Single::code`]) that a new hasher takes
-    /// under that default, so that `StreamHasher::new` is one load of this
+    /// the one-stream kernel that a new hasher takes under that default
+    /// (bit 7 set, the engine in bits 3-5, the step's index in
+    /// [`Step::ALL`] in bits 0-2), so that `StreamHasher::new` is one load of this
     /// word (and of [`Kernels::detected`]). Every change of the default
     /// clears the high byte in the same atomic write; the calibration of
     /// `auto` too (setting bit 7, so a single found before it cannot be
