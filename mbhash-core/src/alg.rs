@@ -90,7 +90,7 @@ pub trait Family: sealed::Sealed + Sized + 'static {
         + AsMut<[Self::Word]>
         + 'static;
     /// One message block: `[u8; BLOCK_LEN]`.
-    type Block: Copy + Eq + Debug + Send + Sync + 'static;
+    type Block: Copy + Eq + Debug + Send + Sync + AsRef<[u8]> + AsMut<[u8]> + 'static;
     /// The engine type that runs this family's kernels.
     type Engine: LaneEngine<Self>;
     /// The lanes of a job manager's lane set: as many as the family's

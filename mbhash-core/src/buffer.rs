@@ -5,13 +5,13 @@ use core::fmt;
 use crate::alg::Family;
 
 /// A stream's partial block (up to one whole block between chunks) and the
-/// room for its padding: the one buffering routine of every hasher, job
+/// room for its padding: the one buffering routine of every job
 /// manager context and isa-l context.
 ///
 /// A [`BlockBuffer`] holds the bytes of a stream that do not yet make a
 /// whole block, and two blocks of room so that the end of the message and
 /// its padding ([`Family::pad`]) are compressed in one kernel call. The
-/// three users drive it the same way:
+/// users drive it the same way:
 ///
 /// 1. [`BlockBuffer::fill`] completes a buffered partial block from the
 ///    chunk; [`BlockBuffer::take_block`] then yields it as a whole block;
@@ -159,7 +159,7 @@ impl<F: Family> BlockBuffer<F> {
         &self.blocks[..n]
     }
 
-    /// Absorbs `data` for a one-stream hasher, compressing with `compress`:
+    /// Absorbs `data` for a stream fed in chunks, compressing with `compress`:
     /// a buffered partial block first, then the whole blocks straight from
     /// `data`. The last block of the data so far stays buffered, even when
     /// whole, so that a message of whole blocks ends with its last block
@@ -187,16 +187,6 @@ impl<F: Family> BlockBuffer<F> {
         }
         data = &data[data.len() - keep..];
         self.keep(data);
-    }
-}
-
-#[cfg(feature = "zeroize")]
-impl<F: Family> BlockBuffer<F> {
-    /// Overwrites the held bytes and the length with zeros in a way the
-    /// compiler keeps (a hasher's `Drop` with the `zeroize` feature).
-    pub(crate) fn zeroize(&mut self) {
-        digest::zeroize::Zeroize::zeroize(F::bytes_mut(&mut self.blocks));
-        digest::zeroize::Zeroize::zeroize(&mut self.len);
     }
 }
 

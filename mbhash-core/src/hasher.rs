@@ -16,8 +16,7 @@
 
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 
-use crate::alg::{self, Algorithm, Family, StateOf};
-use crate::buffer::BlockBuffer;
+use crate::alg::{self, Algorithm, BlockOf, Family, StateOf};
 use crate::engine::{LaneEngine, SingleStream};
 
 mod block_api;
@@ -48,13 +47,22 @@ type SingleOf<A> =
 /// assert_eq!(scalar.finalize_reset_output(), digest);
 /// assert_eq!(Sha256::hash(b"hello world"), digest);
 /// ```
+///
+/// It holds what `sha2`'s hashers hold (the chaining state, the message
+/// length, one block of buffer), and the engine's one-stream kernel in a
+/// few bytes: 112 bytes for the SHA-256 family, 208 for SHA-512's.
 pub struct StreamHasher<A: Algorithm> {
+    state: StateOf<A>,
+    /// Bytes absorbed; the last `total_len % BLOCK_LEN` of them are in
+    /// `block`.
+    total_len: u64,
+    /// The partial block: a block is compressed as soon as it is whole,
+    /// so this is never full between calls and its length is
+    /// `total_len`'s remainder.
+    block: BlockOf<A>,
     /// The engine's one-stream kernel (not the whole engine: a hasher is
     /// made and moved for every message).
     engine: SingleOf<A>,
-    state: StateOf<A>,
-    buf: BlockBuffer<A::Family>,
-    total_len: u64,
 }
 
 /// The one-stream hashers' type aliases and `digest` traits, generated
@@ -116,11 +124,19 @@ impl<A: Algorithm> StreamHasher<A> {
     #[inline]
     fn with_single(engine: SingleOf<A>) -> Self {
         StreamHasher {
-            engine,
             state: A::IV,
-            buf: BlockBuffer::new(),
             total_len: 0,
+            block: <A::Family as Family>::ZERO_BLOCK,
+            engine,
         }
+    }
+
+    /// Bytes held in the partial block.
+    #[inline]
+    fn pos(&self) -> usize {
+        // The block length divides 2^64: the remainder stays right when the
+        // length wraps.
+        (self.total_len % <A::Family as Family>::BLOCK_LEN as u64) as usize
     }
 
     /// Absorbs `data`: anything that is bytes (`&[u8]`, `&str`, `Vec<u8>`,
@@ -131,14 +147,29 @@ impl<A: Algorithm> StreamHasher<A> {
     }
 
     #[inline]
-    fn absorb(&mut self, data: &[u8]) {
-        // The last block of the data so far stays buffered (see
-        // `BlockBuffer::absorb`), so a message of whole blocks is finished
-        // with its last block and the padding in one kernel call.
+    fn absorb(&mut self, mut data: &[u8]) {
+        let block_len = <A::Family as Family>::BLOCK_LEN;
+        let pos = self.pos();
         self.total_len = self.total_len.wrapping_add(data.len() as u64);
-        let (engine, state) = (&self.engine, &mut self.state);
-        self.buf
-            .absorb(data, |blocks| engine.compress(state, blocks));
+        if pos != 0 {
+            let room = block_len - pos;
+            let buf = self.block.as_mut();
+            if data.len() < room {
+                buf[pos..pos + data.len()].copy_from_slice(data);
+                return;
+            }
+            let (head, rest) = data.split_at(room);
+            buf[pos..].copy_from_slice(head);
+            self.engine
+                .compress(&mut self.state, core::slice::from_ref(&self.block));
+            data = rest;
+        }
+        // Whole blocks straight from `data`, the tail into the buffer.
+        let (blocks, tail) = <A::Family as Family>::split_blocks(data);
+        if !blocks.is_empty() {
+            self.engine.compress(&mut self.state, blocks);
+        }
+        self.block.as_mut()[..tail.len()].copy_from_slice(tail);
     }
 
     /// Pads, and returns the digest; the hasher is reset.
@@ -154,8 +185,19 @@ impl<A: Algorithm> StreamHasher<A> {
     /// left finished, to be reset or dropped.
     #[inline]
     fn finish_into(&mut self, out: &mut [u8]) {
-        let blocks = self.buf.pad(self.total_len);
-        self.engine.compress(&mut self.state, blocks);
+        let block_len = <A::Family as Family>::BLOCK_LEN;
+        let pos = self.pos();
+        if pos < block_len - <A::Family as Family>::LENGTH_LEN {
+            // The padding fits: written into the partial block itself.
+            <A::Family as Family>::pad_bytes(self.block.as_mut(), pos, self.total_len);
+            self.engine
+                .compress(&mut self.state, core::slice::from_ref(&self.block));
+        } else {
+            // The length field spills into a second block, made on the stack.
+            let mut two = [self.block, <A::Family as Family>::ZERO_BLOCK];
+            let n = <A::Family as Family>::pad(&mut two, pos, self.total_len);
+            self.engine.compress(&mut self.state, &two[..n]);
+        }
         <A::Family as Family>::write_digest(&self.state, out);
     }
 
@@ -166,9 +208,9 @@ impl<A: Algorithm> StreamHasher<A> {
         h.finalize_reset_output()
     }
 
+    #[inline]
     fn reset_state(&mut self) {
         self.state = A::IV;
-        self.buf.clear();
         self.total_len = 0;
     }
 }
@@ -182,21 +224,21 @@ impl<A: Algorithm> Default for StreamHasher<A> {
 impl<A: Algorithm> Clone for StreamHasher<A> {
     fn clone(&self) -> Self {
         StreamHasher {
-            engine: self.engine,
             state: self.state,
-            buf: self.buf.clone(),
             total_len: self.total_len,
+            block: self.block,
+            engine: self.engine,
         }
     }
 }
 
 /// With the `zeroize` feature, a dropped hasher overwrites its state, its
-/// buffered bytes and its length.
+/// buffered block and its length.
 #[cfg(feature = "zeroize")]
 impl<A: Algorithm> Drop for StreamHasher<A> {
     fn drop(&mut self) {
         <A::Family as Family>::zeroize_state(&mut self.state);
-        self.buf.zeroize();
+        digest::zeroize::Zeroize::zeroize(self.block.as_mut());
         digest::zeroize::Zeroize::zeroize(&mut self.total_len);
     }
 }
@@ -255,3 +297,45 @@ macro_rules! digest_traits {
 }
 
 crate::for_each_algorithm!(hashers);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A hasher is made and moved for every message: it holds no more
+    /// than `sha2`'s (state, length, one block) and a few bytes of kernel.
+    #[test]
+    fn hashers_are_small() {
+        use core::mem::size_of;
+        assert!(size_of::<SingleOf<alg::Sha256Alg>>() <= 8);
+        assert!(size_of::<SingleOf<alg::Sha512Alg>>() <= 8);
+        assert_eq!(size_of::<crate::Sha256>(), 112);
+        assert_eq!(size_of::<crate::Sha224>(), 112);
+        assert_eq!(size_of::<crate::Sha512>(), 208);
+        assert_eq!(size_of::<crate::Sha384>(), 208);
+    }
+
+    /// Every split of messages up to three blocks, so that each buffered
+    /// length meets each chunk length: against a one-call digest on the
+    /// scalar engine, on every engine this CPU runs.
+    #[test]
+    fn every_split_of_short_messages() {
+        use crate::engine::Sha256Engine;
+        let data: std::vec::Vec<u8> = (0..192u32).map(|i| (i * 31 + 7) as u8).collect();
+        let scalar = Sha256Engine::from_name("scalar").unwrap();
+        for name in Sha256Engine::names().filter(|n| Sha256Engine::is_supported(n)) {
+            let engine = Sha256Engine::from_name(name).unwrap();
+            for len in 0..=data.len() {
+                let mut whole = crate::Sha256::with_engine(scalar);
+                whole.update(&data[..len]);
+                let want = whole.finalize_reset_output();
+                for cut in 0..=len {
+                    let mut h = crate::Sha256::with_engine(engine);
+                    h.update(&data[..cut]);
+                    h.update(&data[cut..len]);
+                    assert_eq!(h.finalize_reset_output(), want, "{name} {len} {cut}");
+                }
+            }
+        }
+    }
+}

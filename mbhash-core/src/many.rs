@@ -52,7 +52,7 @@ pub fn hash_many_with<A: Algorithm>(
         out[0] = hasher.finalize_reset_output();
         return;
     }
-    if short_messages::<A>(engine, messages, out) {
+    if few_alike::<A>(engine, messages, out) || short_messages::<A>(engine, messages, out) {
         return;
     }
     // Contexts are made on demand (at most one more than the manager holds)
@@ -126,6 +126,80 @@ fn short_messages<A: Algorithm>(
         set.run_all(&engine, |i, state, _| {
             <A::Family as Family>::write_digest(&state, outs[i].as_mut());
         });
+    }
+    true
+}
+
+/// The most messages [`few_alike`] takes: up to this many, a lane set's
+/// bookkeeping costs more than it saves.
+const FEW: usize = 8;
+
+/// 2 to [`FEW`] messages that end alike (each has as many whole blocks read
+/// in place, and pads to as many tail blocks): straight through the
+/// engine's kernels, with no lane set or manager. A message whose padded
+/// form fits in two blocks is copied whole into the stack with its
+/// padding (one kernel call); a longer one runs its whole blocks in place,
+/// then its padded tail from the stack. The engine's plan picks the
+/// kernels for the lane count (`auto`: by the costs it measured, e.g.
+/// SHA-NI x2 for two messages). Returns false, doing nothing, if the
+/// messages are fewer, more, or unalike.
+fn few_alike<A: Algorithm>(
+    engine: <A::Family as Family>::Engine,
+    messages: &[&[u8]],
+    out: &mut [A::Output],
+) -> bool {
+    let k = messages.len();
+    if !(2..=FEW).contains(&k) {
+        return false;
+    }
+    let block_len = <A::Family as Family>::BLOCK_LEN;
+    let short = 2 * block_len - <A::Family as Family>::LENGTH_LEN;
+    // Bytes read in place and blocks of padded tail, as `shape` gives
+    // them, the same for every message.
+    let shape = |len: usize| {
+        let inplace = if len < short {
+            0
+        } else {
+            len - len % block_len
+        };
+        let tail = len - inplace;
+        (
+            inplace,
+            1 + usize::from(tail >= block_len - <A::Family as Family>::LENGTH_LEN),
+        )
+    };
+    let (inplace, tail_blocks) = shape(messages[0].len());
+    if messages[1..].iter().any(|m| {
+        let (i, t) = shape(m.len());
+        i / block_len != inplace / block_len || t != tail_blocks
+    }) {
+        return false;
+    }
+    let mut states = [A::IV; FEW];
+    let states = &mut states[..k];
+    let busy = (1u32 << k) - 1;
+    if inplace > 0 {
+        let mut blocks: [&[BlockOf<A>]; FEW] = [&[]; FEW];
+        for (b, m) in blocks.iter_mut().zip(messages) {
+            *b = <A::Family as Family>::split_blocks(m).0;
+        }
+        engine.compress_lanes(states, &blocks[..k], busy);
+    }
+    let zero = <A::Family as Family>::ZERO_BLOCK;
+    let mut tails = [[zero; 2]; FEW];
+    for (t, m) in tails.iter_mut().zip(messages) {
+        let tail = &m[shape(m.len()).0..];
+        <A::Family as Family>::bytes_mut(t)[..tail.len()].copy_from_slice(tail);
+        let n = <A::Family as Family>::pad(t, tail.len(), m.len() as u64);
+        debug_assert_eq!(n, tail_blocks);
+    }
+    let mut blocks: [&[BlockOf<A>]; FEW] = [&[]; FEW];
+    for (b, t) in blocks.iter_mut().zip(&tails) {
+        *b = &t[..tail_blocks];
+    }
+    engine.compress_lanes(states, &blocks[..k], busy);
+    for (state, o) in states.iter().zip(out) {
+        <A::Family as Family>::write_digest(state, o.as_mut());
     }
     true
 }

@@ -250,6 +250,77 @@ fn hash_many_short_messages() {
     family::<Sm3Alg>(119);
 }
 
+/// Batches of 2 to 9 messages that end alike (as many whole blocks, as many
+/// padded tail blocks) run straight on the kernels in `hash_many`: equal
+/// lengths around every block and padding edge, alike but unequal lengths,
+/// and batches that are not alike, every engine.
+#[test]
+fn hash_many_few_alike_messages() {
+    fn family<A: Algorithm>()
+    where
+        A::Family: TestFamily,
+    {
+        let bl = <A::Family as mbhash_core::alg::Family>::BLOCK_LEN;
+        let ll = <A::Family as mbhash_core::alg::Family>::LENGTH_LEN;
+        let mut rng = Rng::new(bl as u64 + ll as u64);
+        let edges = [
+            0,
+            1,
+            bl - ll - 1,
+            bl - ll,
+            bl - 1,
+            bl,
+            bl + 1,
+            2 * bl - ll - 1,
+            2 * bl - ll,
+            2 * bl - 1,
+        ];
+        let mut lengths: Vec<usize> = edges.to_vec();
+        for blocks in [2, 3, 16] {
+            for e in [0, 1, bl - ll - 1, bl - ll, bl - 1] {
+                lengths.push(blocks * bl + e);
+            }
+        }
+        for engine in <A::Family as TestFamily>::engines() {
+            for count in 2..=9 {
+                let mut batches: Vec<Vec<usize>> =
+                    lengths.iter().map(|&len| vec![len; count]).collect();
+                // Alike, unequal: the same whole blocks, one tail block.
+                batches.push((0..count).map(|i| 3 * bl + i % (bl - ll)).collect());
+                // Not alike: one message a block longer, or one tail longer.
+                batches.push(
+                    (0..count)
+                        .map(|i| 2 * bl + bl * (i / (count - 1)))
+                        .collect(),
+                );
+                batches.push(
+                    (0..count)
+                        .map(|i| bl + (bl - ll) * (i / (count - 1)))
+                        .collect(),
+                );
+                for lens in batches {
+                    let jobs: Vec<Job> = lens
+                        .iter()
+                        .map(|&len| Job::random(&mut rng, len, false))
+                        .collect();
+                    let msgs: Vec<&[u8]> = jobs.iter().map(Job::message).collect();
+                    let mut out = vec![A::ZERO_OUTPUT; count];
+                    mbhash_core::hash_many_with::<A>(engine, &msgs, &mut out);
+                    let what = format!("alike {} x{count} {lens:?}", engine.name());
+                    check_digests::<A>(&what, &jobs, &out);
+                }
+            }
+        }
+    }
+    family::<Sha256Alg>();
+    family::<Sha224Alg>();
+    family::<Sha512Alg>();
+    family::<Sha384Alg>();
+    family::<Md5Alg>();
+    family::<Sha1Alg>();
+    family::<Sm3Alg>();
+}
+
 /// MD5, SHA-1 and SM3 (64-byte blocks, a 64-bit length: little-endian for
 /// MD5) on every engine: every length to 200, every lane fill with ragged
 /// lengths around the block and padding boundaries, random mixes of

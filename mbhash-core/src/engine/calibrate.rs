@@ -107,6 +107,7 @@ impl<K: Kernels> Engine<K> {
     pub(super) fn calibrate_one(kernels: &K) -> Step {
         let engine = Engine {
             name: "auto",
+            code: 0,
             lanes: 1,
             plan: Plan::only(&[Step::Scalar], K::MID_WIDTH, K::WIDE_WIDTH),
             kernels: *kernels,

@@ -10,7 +10,7 @@ use super::{AnyEngine, Engine, Step};
 use crate::alg::{Family, MAX_LANES};
 #[cfg(feature = "std")]
 use crate::race::Race;
-use core::sync::atomic::AtomicU8;
+use core::sync::atomic::{AtomicU8, AtomicU16};
 
 /// An engine's one-stream kernel ([`LaneEngine::single`](super::LaneEngine::single)): what the
 /// one-stream hashers run.
@@ -22,13 +22,43 @@ pub trait SingleStream<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
     fn name(&self) -> &'static str;
 }
 
-/// The one-stream kernel of an [`Engine`]: its name, the step its plan
-/// runs one lane on, and the kernels.
+/// The one-stream kernel of an [`Engine`]: which engine it came from (a
+/// byte: 0 for `auto`, `1 + i` for `KINDS[i]`), the step its plan runs one
+/// lane on, and the kernels (proof tokens, a byte or less each). A few
+/// bytes, since a one-stream hasher keeps one and is made and moved for
+/// every message.
 #[derive(Clone, Copy, Debug)]
 pub struct Single<K: Kernels> {
-    pub(super) name: &'static str,
+    pub(super) engine: u8,
     pub(super) step: Step,
     pub(super) kernels: K,
+}
+
+impl<K: Kernels> Single<K> {
+    /// The single as one byte of the family's cache word (see
+    /// [`Kernels::default_cell`]): bit 7 set, the engine in bits 3-5, the
+    /// step's index in [`Step::ALL`] in bits 0-2.
+    #[cfg(feature = "std")]
+    #[inline]
+    pub(super) fn code(&self) -> u8 {
+        0x80 | self.engine << 3 | self.step as u8
+    }
+
+    /// The single of a [`Single::code`] byte, on `kernels`; `None` for a
+    /// byte without bit 7 (nothing cached).
+    #[cfg(feature = "std")]
+    #[inline]
+    pub(super) fn from_code(code: u8, kernels: K) -> Option<Self> {
+        if code & 0x80 == 0 {
+            return None;
+        }
+        let step = *Step::ALL.get(usize::from(code & 7))?;
+        Some(Single {
+            engine: (code >> 3) & 7,
+            step,
+            kernels,
+        })
+    }
 }
 
 impl<K: Kernels> SingleStream<K::Family> for Single<K> {
@@ -52,18 +82,42 @@ impl<K: Kernels> SingleStream<K::Family> for Single<K> {
                 let [b, c, d] = &mut dummies;
                 k.run_x4([state, b, c, d], [blocks; 4]);
             }
-            Step::Mid | Step::Wide => {
-                let w = Engine::<K>::width(self.step) as usize;
-                let mut lanes = [*state; MAX_LANES];
-                k.run_group(self.step, &mut lanes[..w], &[blocks; MAX_LANES][..w]);
-                *state = lanes[0];
-            }
+            // A group kernel: this lane and copies of it, in arrays of the
+            // group's width (a full MAX_LANES of states would be copied in
+            // and out on every call).
+            Step::Mid | Step::Wide => match Engine::<K>::width(self.step) {
+                4 => group::<K, 4>(k, self.step, state, blocks),
+                8 => group::<K, 8>(k, self.step, state, blocks),
+                16 => group::<K, 16>(k, self.step, state, blocks),
+                w => {
+                    let w = w as usize;
+                    let mut lanes = [*state; MAX_LANES];
+                    k.run_group(self.step, &mut lanes[..w], &[blocks; MAX_LANES][..w]);
+                    *state = lanes[0];
+                }
+            },
         }
     }
 
     fn name(&self) -> &'static str {
-        self.name
+        match self.engine {
+            0 => "auto",
+            i => K::KINDS.get(usize::from(i) - 1).map_or("auto", |(n, _)| n),
+        }
     }
+}
+
+/// Runs one lane on a group kernel of `N` lanes, the others copies of it.
+#[inline]
+fn group<K: Kernels, const N: usize>(
+    k: &K,
+    step: Step,
+    state: &mut <K::Family as Family>::State,
+    blocks: &[<K::Family as Family>::Block],
+) {
+    let mut lanes = [*state; N];
+    k.run_group(step, &mut lanes, &[blocks; N]);
+    *state = lanes[0];
 }
 
 /// A family's set of kernels, as detected on this CPU: the ISA-specific half
@@ -128,9 +182,26 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     /// [`Kernels::default_cell`].
     #[cfg(feature = "std")]
     fn default_cells() -> &'static [Race<Result<Engine<Self>, EngineError>>; 8];
-    /// The default set at run time ([`Engine::set_default`]): 0 for none,
-    /// 1 for `auto`, `2 + i` for `KINDS[i]`.
-    fn default_cell() -> &'static AtomicU8;
+    /// The default set at run time ([`Engine::set_default`]) in bits 0-6:
+    /// 0 for none, 1 for `auto`, `2 + i` for `KINDS[i]`; bit 7 set once
+    /// `auto` is calibrated in this process; in the high byte, 0 or
+    /// the one-stream kernel that a new hasher takes under that default
+    /// (bit 7 set, the engine in bits 3-5, the step's index in
+    /// [`Step::ALL`] in bits 0-2), so that `StreamHasher::new` is one load of this
+    /// word (and of [`Kernels::detected`]). Every change of the default
+    /// clears the high byte in the same atomic write; the calibration of
+    /// `auto` too (setting bit 7, so a single found before it cannot be
+    /// cached after it).
+    fn default_cell() -> &'static AtomicU16;
+    /// [`Kernels::detect`], once per process (the tokens' detection is
+    /// fixed for the process, `MBHASH_DISABLE` included).
+    #[cfg(feature = "std")]
+    fn detected() -> Self {
+        *Self::detected_cell().get_or_init(Self::detect)
+    }
+    /// The cell of [`Kernels::detected`].
+    #[cfg(feature = "std")]
+    fn detected_cell() -> &'static Race<Self>;
     /// The one-lane step `auto`'s one-stream hashers run, as measured by
     /// the one-stream calibration: 0 before it ran, `1 + i` for
     /// `Step::ALL[i]` (an atomic, not a lock: racing first callers each
@@ -186,8 +257,14 @@ macro_rules! kernel_cells {
             &CELLS
         }
 
-        fn default_cell() -> &'static core::sync::atomic::AtomicU8 {
-            static CELL: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
+        fn default_cell() -> &'static core::sync::atomic::AtomicU16 {
+            static CELL: core::sync::atomic::AtomicU16 = core::sync::atomic::AtomicU16::new(0);
+            &CELL
+        }
+
+        #[cfg(feature = "std")]
+        fn detected_cell() -> &'static $crate::race::Race<Self> {
+            static CELL: $crate::race::Race<$k> = $crate::race::Race::new();
             &CELL
         }
 

@@ -12,10 +12,15 @@ use super::{
 };
 use crate::alg::{Family, MAX_LANES};
 
+/// Bit 7 of [`Kernels::default_cell`]: `auto` is calibrated.
+const CALIBRATED: u16 = 0x80;
+
 /// An engine: the kernels it may run and the plan that picks among them.
 #[derive(Clone, Copy, Debug)]
 pub struct Engine<K: Kernels> {
     pub(super) name: &'static str,
+    /// The name as a byte: 0 for `auto`, `1 + i` for `K::KINDS[i]`.
+    pub(super) code: u8,
     pub(super) lanes: u8,
     pub(super) plan: Plan,
     pub(super) kernels: K,
@@ -47,15 +52,17 @@ impl<K: Kernels> Engine<K> {
         if name == "auto" {
             return Ok(Self::auto());
         }
-        let Some((name, steps)) = K::KINDS.iter().find(|(n, _)| *n == name) else {
+        let Some(i) = K::KINDS.iter().position(|(n, _)| *n == name) else {
             return Err(Self::error(name, EngineErrorKind::Unknown));
         };
+        let (name, steps) = K::KINDS[i];
         if !Self::is_supported(name) {
             return Err(Self::error(name, EngineErrorKind::Unsupported));
         }
         let kernels = K::detect();
         Ok(Engine {
             name,
+            code: i as u8 + 1,
             lanes: steps.iter().map(|s| Self::width(*s)).max().unwrap_or(1) as u8,
             plan: Plan::only(steps, K::MID_WIDTH, K::WIDE_WIDTH),
             kernels,
@@ -68,7 +75,12 @@ impl<K: Kernels> Engine<K> {
     /// # Errors
     /// When the variable names an unknown or unsupported engine.
     pub fn try_configured() -> Result<Self, EngineError> {
-        match K::default_cell().load(Ordering::Acquire) {
+        Self::try_configured_for(Self::default_code())
+    }
+
+    /// [`Engine::try_configured`] under the run-time default `code`.
+    fn try_configured_for(code: u8) -> Result<Self, EngineError> {
+        match code {
             0 => {}
             1 => return Ok(Self::auto()),
             i => {
@@ -104,21 +116,36 @@ impl<K: Kernels> Engine<K> {
             Some(i) => i as u8 + 2,
             None => 1,
         };
-        K::default_cell().store(code, Ordering::Release);
+        Self::store_default(code);
         Ok(())
+    }
+
+    /// The low byte of [`Kernels::default_cell`]: the run-time default.
+    #[inline]
+    fn default_code() -> u8 {
+        (K::default_cell().load(Ordering::Acquire) & 0x7f) as u8
+    }
+
+    /// Sets the run-time default to `code` and forgets the cached
+    /// one-stream kernel, in one atomic write that keeps the calibration
+    /// bit.
+    fn store_default(code: u8) {
+        let _ = K::default_cell().fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| {
+            Some(w & CALIBRATED | u16::from(code))
+        });
     }
 
     /// Undoes [`Engine::set_default`]: from now on the family's engine is
     /// the one its environment variable names again (`auto` when unset), as
     /// at the start of the process.
     pub fn clear_default() {
-        K::default_cell().store(0, Ordering::Release);
+        Self::store_default(0);
     }
 
     /// Whether [`Engine::set_default`] chose the family's engine (rather
     /// than the environment variable).
     pub fn default_is_set() -> bool {
-        K::default_cell().load(Ordering::Acquire) != 0
+        Self::default_code() != 0
     }
 
     /// [`Engine::try_configured`], or `auto` if that is an error: what every
@@ -128,24 +155,50 @@ impl<K: Kernels> Engine<K> {
         Self::try_configured().unwrap_or_else(|_| Self::auto())
     }
 
-    /// [`Engine::configured`]'s one-stream kernel. The engines kept for
-    /// the process (`auto`, the environment's) are read in place, not
-    /// copied: a one-stream hasher asks on every `new`.
+    /// [`Engine::configured`]'s one-stream kernel: a one-stream hasher
+    /// asks on every `new`. Once found under the current default, it is
+    /// cached in the high byte of [`Kernels::default_cell`], so that the
+    /// next call is one load of that word and of the detected kernels.
     fn configured_single() -> Single<K> {
         #[cfg(feature = "std")]
         {
-            match K::default_cell().load(Ordering::Acquire) {
-                0 => match Self::from_env_cell() {
-                    Ok(engine) if engine.name != "auto" => engine.single(),
-                    _ => Self::auto_single(),
-                },
-                1 => Self::auto_single(),
-                _ => Self::configured().single(),
+            let cell = K::default_cell();
+            let word = cell.load(Ordering::Acquire);
+            if let Some(single) = Single::from_code((word >> 8) as u8, K::detected()) {
+                return single;
             }
+            let single = Self::find_single((word & 0x7f) as u8);
+            // Cached only if the word is unchanged: a default set, or
+            // `auto` calibrated, since it was read leaves it uncached.
+            let _ = cell.compare_exchange(
+                word,
+                word | u16::from(single.code()) << 8,
+                Ordering::AcqRel,
+                Ordering::Relaxed,
+            );
+            single
         }
         #[cfg(not(feature = "std"))]
         {
             Self::configured().single()
+        }
+    }
+
+    /// The one-stream kernel of the engine that the run-time default
+    /// `code` (the low byte of [`Kernels::default_cell`]) makes the
+    /// configured one. The engines kept for the process (`auto`, the
+    /// environment's) are read in place, not copied.
+    #[cfg(feature = "std")]
+    fn find_single(code: u8) -> Single<K> {
+        match code {
+            0 => match Self::from_env_cell() {
+                Ok(engine) if engine.code != 0 => engine.single(),
+                _ => Self::auto_single(),
+            },
+            1 => Self::auto_single(),
+            i => Self::try_configured_for(i)
+                .unwrap_or_else(|_| Self::auto())
+                .single(),
         }
     }
 
@@ -188,7 +241,7 @@ impl<K: Kernels> Engine<K> {
         if let Some(engine) = K::auto_cell().get() {
             return engine.single();
         }
-        let kernels = K::detect();
+        let kernels = K::detected();
         let cell = K::single_cell();
         let step = match cell.load(Ordering::Acquire) {
             0 => {
@@ -199,7 +252,7 @@ impl<K: Kernels> Engine<K> {
             n => Step::ALL[usize::from(n) - 1],
         };
         Single {
-            name: "auto",
+            engine: 0,
             step,
             kernels,
         }
@@ -208,11 +261,21 @@ impl<K: Kernels> Engine<K> {
     /// The process's `auto` engine, calibrated at first use.
     #[cfg(feature = "std")]
     fn auto_ref() -> &'static Self {
-        K::auto_cell().get_or_init(|| {
+        if let Some(engine) = K::auto_cell().get() {
+            return engine;
+        }
+        let engine = K::auto_cell().get_or_init(|| {
             let mut engine = Self::auto_uncalibrated();
             engine.plan = engine.calibrate();
             engine
-        })
+        });
+        // `auto`'s one-stream kernel is now the calibrated plan's: forget
+        // the cached one, and mark the word so that a single found before
+        // the calibration cannot be cached after it.
+        let _ = K::default_cell().fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| {
+            Some(w & 0xff | CALIBRATED)
+        });
+        engine
     }
 
     /// What [`Engine::try_configured`] returns now, kept for the process:
@@ -224,7 +287,7 @@ impl<K: Kernels> Engine<K> {
     #[cfg(feature = "std")]
     pub fn configured_static() -> &'static Result<Self, EngineError> {
         const { assert!(K::KINDS.len() + 2 <= 8, "a cell per default") };
-        let code = K::default_cell().load(Ordering::Acquire);
+        let code = Self::default_code();
         K::default_cells()[usize::from(code) & 7].get_or_init(|| match code {
             0 => Self::from_env_cell().clone().map(Self::calibrated),
             1 => Ok(Self::auto()),
@@ -282,6 +345,7 @@ impl<K: Kernels> Engine<K> {
         });
         Engine {
             name: "auto",
+            code: 0,
             lanes: lanes as u8,
             plan: Plan::new(cost, K::MID_WIDTH, K::WIDE_WIDTH),
             kernels,
@@ -463,7 +527,7 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
     #[inline]
     fn single(&self) -> Single<K> {
         Single {
-            name: self.name,
+            engine: self.code,
             step: self.plan.one(),
             kernels: self.kernels,
         }

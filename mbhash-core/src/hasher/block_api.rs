@@ -266,25 +266,24 @@ macro_rules! block_api {
                     .blocks
                     .wrapping_mul(block_len)
                     .wrapping_add(tail.len() as u64);
-                hasher.buf.keep(tail);
+                AsMut::<[u8]>::as_mut(&mut hasher.block)[..tail.len()].copy_from_slice(tail);
                 hasher
             }
 
-            fn decompose(mut self) -> (Self::Core, Buffer<Self::Core>) {
+            fn decompose(self) -> (Self::Core, Buffer<Self::Core>) {
                 let block_len = <<$alg as Algorithm>::Family as Family>::BLOCK_LEN;
-                // The hasher may hold back one whole block; the eager buffer
-                // holds less than a block, so compress it.
-                if let Some(block) = self.buf.take_block() {
-                    self.engine.compress(&mut self.state, block);
-                }
-                let done = self.total_len.wrapping_sub(self.buf.len() as u64);
+                // Both buffers are eager: the partial block is shorter
+                // than a block.
+                let pos = self.pos();
                 let core = StreamHasherCore {
                     engine: self.engine,
                     state: self.state,
-                    blocks: done / block_len as u64,
+                    blocks: self.total_len / block_len as u64,
                 };
-                let bytes = self.buf.blocks().as_flattened();
-                (core, Buffer::<Self::Core>::new(&bytes[..self.buf.len()]))
+                (
+                    core,
+                    Buffer::<Self::Core>::new(&AsRef::<[u8]>::as_ref(&self.block)[..pos]),
+                )
             }
         }
     };
