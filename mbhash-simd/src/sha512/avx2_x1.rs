@@ -148,12 +148,16 @@ mod x86 {
     /// (high halves).
     #[inline(always)]
     fn load(_token: Avx2x1, first: &Block, second: &Block) -> Window {
-        core::array::from_fn(|i| {
+        // A plain loop, not `array::from_fn`: with many codegen units that
+        // may stay a call (and its closure one per word).
+        // SAFETY: the token proves AVX2.
+        let mut w: Window = [unsafe { _mm256_setzero_si256() }; 8];
+        for (i, w) in w.iter_mut().enumerate() {
             let lo: &[u8; 16] = first[16 * i..16 * i + 16].try_into().unwrap();
             let hi: &[u8; 16] = second[16 * i..16 * i + 16].try_into().unwrap();
             // SAFETY: the token proves AVX2; `lo` and `hi` are 16 readable
             // bytes each.
-            unsafe {
+            *w = unsafe {
                 let v = _mm256_inserti128_si256::<1>(
                     _mm256_castsi128_si256(_mm_loadu_si128(lo.as_ptr().cast())),
                     _mm_loadu_si128(hi.as_ptr().cast()),
@@ -165,8 +169,9 @@ mod x86 {
                     0x0001020304050607,
                 );
                 _mm256_shuffle_epi8(v, swap)
-            }
-        })
+            };
+        }
+        w
     }
 
     /// Adds `K[t..t + 2]` to both halves of `w` (words `t`, `t + 1` of the
@@ -298,8 +303,11 @@ mod x86 {
 
     /// Adds the working variables into the chaining state.
     #[inline(always)]
-    fn add_state(state: State, s: State) -> State {
-        core::array::from_fn(|i| state[i].wrapping_add(s[i]))
+    fn add_state(mut state: State, s: State) -> State {
+        for (a, b) in state.iter_mut().zip(s) {
+            *a = a.wrapping_add(b);
+        }
+        state
     }
 
     /// Expands `$body` once for every value of `$j` in the list, so that the
