@@ -51,7 +51,7 @@ fn random_mix<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Eng
 
 fn lane_fills<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Engine) {
     let mut rng = Rng::new(7);
-    for fill in 1..=engine.lanes() + 1 {
+    for fill in 0..=engine.lanes() + 1 {
         // Ragged lengths around block boundaries.
         let jobs: Vec<Job> = (0..fill)
             .map(|i| {
@@ -223,7 +223,7 @@ fn hash_many_short_messages() {
     {
         let mut rng = Rng::new(max as u64);
         for engine in <A::Family as TestFamily>::engines() {
-            for count in [2, 3, 7, 16, 17, 40] {
+            for count in [2, 3, 7, 16, 17, 31, 32, 33, 40, 64, 65] {
                 let jobs: Vec<Job> = (0..count)
                     .map(|i| {
                         let len = if i % 3 == 0 {

@@ -7,7 +7,8 @@ use core::fmt;
 #[cfg(feature = "std")]
 use super::EngineError;
 use super::{AnyEngine, Engine, Step};
-use crate::alg::{Family, MAX_LANES};
+use crate::alg::Family;
+use crate::lanes::lane_array;
 #[cfg(feature = "std")]
 use crate::race::Race;
 use core::sync::atomic::AtomicU8;
@@ -54,9 +55,10 @@ impl<K: Kernels> SingleStream<K::Family> for Single<K> {
             }
             Step::Mid | Step::Wide => {
                 let w = Engine::<K>::width(self.step) as usize;
-                let mut lanes = [*state; MAX_LANES];
-                k.run_group(self.step, &mut lanes[..w], &[blocks; MAX_LANES][..w]);
-                *state = lanes[0];
+                let mut lanes = lane_array::<K::Family, _>(|_| *state);
+                let group = lane_array::<K::Family, _>(|_| blocks);
+                k.run_group(self.step, &mut lanes.as_mut()[..w], &group.as_ref()[..w]);
+                *state = lanes.as_ref()[0];
             }
         }
     }
@@ -88,6 +90,14 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
 
     /// Detects the kernels (each a proof token, `None` when unavailable).
     fn detect() -> Self;
+    /// The kernels the engine named `name` (one of [`Kernels::KINDS`]) runs,
+    /// out of those detected: all of them, unless a step has several
+    /// kernels and the name picks one (MD5's 16-lane step: `avx2` or
+    /// `avx512`).
+    #[inline]
+    fn for_engine(self, _name: &str) -> Self {
+        self
+    }
     /// True if this CPU runs `step`.
     fn has(&self, step: Step) -> bool;
     /// The kernel name behind a step, as shown by `mbhash engines`.

@@ -11,6 +11,7 @@ use super::{
     SingleStream, Step,
 };
 use crate::alg::{Family, MAX_LANES};
+use crate::lanes::lane_array;
 
 /// An engine: the kernels it may run and the plan that picks among them.
 #[derive(Clone, Copy, Debug)]
@@ -32,7 +33,7 @@ impl<K: Kernels> Engine<K> {
         if name == "auto" {
             return true;
         }
-        let kernels = K::detect();
+        let kernels = K::detect().for_engine(name);
         K::KINDS
             .iter()
             .find(|(n, _)| *n == name)
@@ -53,7 +54,7 @@ impl<K: Kernels> Engine<K> {
         if !Self::is_supported(name) {
             return Err(Self::error(name, EngineErrorKind::Unsupported));
         }
-        let kernels = K::detect();
+        let kernels = K::detect().for_engine(name);
         Ok(Engine {
             name,
             lanes: steps.iter().map(|s| Self::width(*s)).max().unwrap_or(1) as u8,
@@ -367,7 +368,7 @@ impl<K: Kernels> Engine<K> {
         match step {
             Step::Mid | Step::Wide => {
                 let w = Self::width(step) as usize;
-                let mask = (1u32 << w) - 1;
+                let mask = u32::MAX >> (32 - w);
                 for lo in (0..lanes).step_by(w) {
                     if busy & (mask << lo) == 0 {
                         continue;
@@ -379,9 +380,11 @@ impl<K: Kernels> Engine<K> {
                         // copy, the missing lanes filled with a busy one.
                         let m = lanes - lo;
                         let fill = (busy >> lo).trailing_zeros() as usize;
-                        let mut tmp = [states[lo + fill]; MAX_LANES];
+                        let mut tmp = lane_array::<K::Family, _>(|_| states[lo + fill]);
+                        let tmp = tmp.as_mut();
                         tmp[..m].copy_from_slice(&states[lo..]);
-                        let mut b = [blocks[lo + fill]; MAX_LANES];
+                        let mut b = lane_array::<K::Family, _>(|_| blocks[lo + fill]);
+                        let b = b.as_mut();
                         b[..m].copy_from_slice(&blocks[lo..]);
                         k.run_group(step, &mut tmp[..w], &b[..w]);
                         states[lo..].copy_from_slice(&tmp[..m]);
@@ -443,7 +446,9 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
         busy: u32,
     ) {
         debug_assert_eq!(states.len(), blocks.len());
-        debug_assert!(states.len() <= MAX_LANES && busy >> states.len() == 0);
+        debug_assert!(
+            states.len() <= MAX_LANES && busy.checked_shr(states.len() as u32).unwrap_or(0) == 0
+        );
         if busy != 0 {
             self.run(self.plan.choose(busy), states, blocks, busy);
         }
