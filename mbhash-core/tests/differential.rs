@@ -250,6 +250,38 @@ fn hash_many_short_messages() {
     family::<Sm3Alg>(119);
 }
 
+/// `hash_many` of more messages than lanes (long ones: through the job
+/// manager, its contexts recycled), for every family on every engine: 0 to
+/// 70 messages, so every count up to and past two sets of MD5's 32 lanes.
+#[test]
+fn hash_many_long_messages_every_count() {
+    fn family<A: Algorithm>()
+    where
+        A::Family: TestFamily,
+    {
+        let mut rng = Rng::new(0x6d);
+        for engine in <A::Family as TestFamily>::engines() {
+            for count in (0..=70).step_by(3).chain([31, 32, 33, 64, 65]) {
+                let jobs: Vec<Job> = (0..count)
+                    .map(|_| {
+                        let len = 120 + rng.below(3000);
+                        Job::random(&mut rng, len, false)
+                    })
+                    .collect();
+                let msgs: Vec<&[u8]> = jobs.iter().map(Job::message).collect();
+                let mut out = vec![A::ZERO_OUTPUT; count];
+                mbhash_core::hash_many_with::<A>(engine, &msgs, &mut out);
+                check_digests::<A>(&format!("long {} x{count}", engine.name()), &jobs, &out);
+            }
+        }
+    }
+    family::<Sha256Alg>();
+    family::<Sha512Alg>();
+    family::<Md5Alg>();
+    family::<Sha1Alg>();
+    family::<Sm3Alg>();
+}
+
 /// MD5, SHA-1 and SM3 (64-byte blocks, a 64-bit length: little-endian for
 /// MD5) on every engine: every length to 200, every lane fill with ragged
 /// lengths around the block and padding boundaries, random mixes of

@@ -53,19 +53,30 @@ impl<K: Kernels> SingleStream<K::Family> for Single<K> {
                 let [b, c, d] = &mut dummies;
                 k.run_x4([state, b, c, d], [blocks; 4]);
             }
-            Step::Mid | Step::Wide => {
-                let w = Engine::<K>::width(self.step) as usize;
-                let mut lanes = lane_array::<K::Family, _>(|_| *state);
-                let group = lane_array::<K::Family, _>(|_| blocks);
-                k.run_group(self.step, &mut lanes.as_mut()[..w], &group.as_ref()[..w]);
-                *state = lanes.as_ref()[0];
-            }
+            Step::Mid | Step::Wide => one_in_group(k, self.step, state, blocks),
         }
     }
 
     fn name(&self) -> &'static str {
         self.name
     }
+}
+
+/// One stream on a group kernel, the other lanes running copies of it. Not
+/// inlined: its copies (a family's lanes of states and blocks, a kilobyte
+/// for MD5's 32) stay off the stack of the other one-stream steps.
+#[inline(never)]
+fn one_in_group<K: Kernels>(
+    k: &K,
+    step: Step,
+    state: &mut <K::Family as Family>::State,
+    blocks: &[<K::Family as Family>::Block],
+) {
+    let w = Engine::<K>::width(step) as usize;
+    let mut lanes = lane_array::<K::Family, _>(|_| *state);
+    let group = lane_array::<K::Family, _>(|_| blocks);
+    k.run_group(step, &mut lanes.as_mut()[..w], &group.as_ref()[..w]);
+    *state = lanes.as_ref()[0];
 }
 
 /// A family's set of kernels, as detected on this CPU: the ISA-specific half

@@ -376,18 +376,13 @@ impl<K: Kernels> Engine<K> {
                     if lo + w <= lanes {
                         k.run_group(step, &mut states[lo..lo + w], &blocks[lo..lo + w]);
                     } else {
-                        // A group wider than the lanes left: run it on a
-                        // copy, the missing lanes filled with a busy one.
-                        let m = lanes - lo;
-                        let fill = (busy >> lo).trailing_zeros() as usize;
-                        let mut tmp = lane_array::<K::Family, _>(|_| states[lo + fill]);
-                        let tmp = tmp.as_mut();
-                        tmp[..m].copy_from_slice(&states[lo..]);
-                        let mut b = lane_array::<K::Family, _>(|_| blocks[lo + fill]);
-                        let b = b.as_mut();
-                        b[..m].copy_from_slice(&blocks[lo..]);
-                        k.run_group(step, &mut tmp[..w], &b[..w]);
-                        states[lo..].copy_from_slice(&tmp[..m]);
+                        Self::run_short_group(
+                            k,
+                            step,
+                            &mut states[lo..],
+                            &blocks[lo..],
+                            busy >> lo,
+                        );
                     }
                 }
             }
@@ -429,6 +424,34 @@ impl<K: Kernels> Engine<K> {
                 }
             }
         }
+    }
+}
+
+impl<K: Kernels> Engine<K> {
+    /// A group wider than the lanes left (`states`, from the group's
+    /// first lane; `busy` from there): run on a copy, the missing lanes
+    /// filled with a busy one. Not inlined: its copies (a family's lanes of
+    /// states and blocks, a kilobyte for MD5's 32) stay off the stack of
+    /// the common path.
+    #[inline(never)]
+    fn run_short_group(
+        k: &K,
+        step: Step,
+        states: &mut [<K::Family as Family>::State],
+        blocks: &[&[<K::Family as Family>::Block]],
+        busy: u32,
+    ) {
+        let w = Self::width(step) as usize;
+        let m = states.len();
+        let fill = busy.trailing_zeros() as usize;
+        let mut tmp = lane_array::<K::Family, _>(|_| states[fill]);
+        let tmp = tmp.as_mut();
+        tmp[..m].copy_from_slice(states);
+        let mut b = lane_array::<K::Family, _>(|_| blocks[fill]);
+        let b = b.as_mut();
+        b[..m].copy_from_slice(blocks);
+        k.run_group(step, &mut tmp[..w], &b[..w]);
+        states.copy_from_slice(&tmp[..m]);
     }
 }
 

@@ -111,23 +111,22 @@ impl Kernels for Md5Kernels {
     #[inline]
     fn run_group(&self, step: Step, states: &mut [State], blocks: &[&[Block]]) {
         match (step, self.avx512_x32, self.avx512_x16, self.avx2_x16) {
-            (Step::Wide, Some(k), _, _) => {
-                let (s, b) = super::group_arrays::<_, _, 32>(states, blocks);
-                Compress::<32>::compress(k, s, b);
-            }
-            (Step::Mid, _, Some(k), _) => {
-                let (s, b) = super::group_arrays::<_, _, 16>(states, blocks);
-                Compress::<16>::compress(k, s, b);
-            }
-            (Step::Mid, _, None, Some(k)) => {
-                let (s, b) = super::group_arrays::<_, _, 16>(states, blocks);
-                Compress::<16>::compress(k, s, b);
-            }
+            (Step::Wide, Some(k), _, _) => group::<_, 32>(k, states, blocks),
+            (Step::Mid, _, Some(k), _) => group::<_, 16>(k, states, blocks),
+            (Step::Mid, _, None, Some(k)) => group::<_, 16>(k, states, blocks),
             _ => unreachable!("the plan runs a group only on a detected kernel"),
         }
     }
 
     super::kernel_cells!(Md5Kernels, Md5);
+}
+
+/// One group on the kernel `k`. Not inlined: each kernel's arrays of lane
+/// references (768 bytes for 32 lanes) are on the stack only while it runs.
+#[inline(never)]
+fn group<C: Compress<N>, const N: usize>(k: C, states: &mut [State], blocks: &[&[Block]]) {
+    let (s, b) = super::group_arrays::<_, _, N>(states, blocks);
+    k.compress(s, b);
 }
 
 #[cfg(test)]
