@@ -28,8 +28,11 @@ use core::fmt::Debug;
 use crate::algo::Algo;
 use crate::engine::LaneEngine;
 
-/// The largest lane count of any engine (AVX-512 with 16 lanes of `u32`).
-pub const MAX_LANES: usize = 16;
+/// The largest lane count of any engine or lane set (MD5's AVX-512 x32:
+/// two interleaved sets of 16 lanes of `u32`). Lane masks are `u32`; arrays
+/// per lane are sized by their family ([`Family::LANES`], through
+/// [`LaneArray`](crate::lanes::LaneArray)), not by this bound.
+pub const MAX_LANES: usize = 32;
 
 mod sealed {
     pub trait Sealed {}
@@ -94,7 +97,8 @@ pub trait Family: sealed::Sealed + Sized + 'static {
     /// The engine type that runs this family's kernels.
     type Engine: LaneEngine<Self>;
     /// The lanes of a job manager's lane set: as many as the family's
-    /// widest kernel runs (16 for SHA-256, 8 for SHA-512), for jobs `J`.
+    /// widest kernel runs (16 for SHA-256, 8 for SHA-512, 32 for MD5), for
+    /// jobs `J`.
     type Lanes<J>: crate::lanes::LaneCount<Self, J>;
     /// The family's engines, default and environment variable.
     const ENGINE_FAMILY: crate::engine::EngineFamily;
@@ -267,7 +271,7 @@ macro_rules! for_each_family {
             /// MD5 (RFC 1321): four 32-bit words, 64-byte blocks, a 64-bit
             /// little-endian length, a little-endian digest.
             Md5 = Md5Family {
-                word: u32, words: 4, block: 64, length: 8, big_endian: false, lanes: 16,
+                word: u32, words: 4, block: 64, length: 8, big_endian: false, lanes: 32,
                 engine: Md5Engine, kernels: Md5Kernels, name: "md5",
             };
             /// SHA-1 (FIPS 180-4): five 32-bit words, 64-byte blocks, a 64-bit
@@ -355,6 +359,7 @@ macro_rules! families {
         const _: () = {
             use crate::lanes::LaneCount;
             assert!(<<$ty as Family>::Lanes<()> as LaneCount<$ty, ()>>::N == <$ty>::LANES);
+            assert!(<$ty>::LANES <= MAX_LANES);
             assert!(<$ty>::LENGTH_LEN <= 16 && <$ty>::LENGTH_LEN < <$ty>::BLOCK_LEN);
         };
     )*};

@@ -15,7 +15,9 @@
 //! contexts, the set inside the caller's manager memory: hence
 //! `#[repr(C)]` and no heap). The lane count is a type ([`Lanes`]), so a
 //! set is exactly as large as its family needs: `Family::Lanes`, 16 for
-//! SHA-256 and 8 for SHA-512 (the widest kernel of each).
+//! SHA-256, 8 for SHA-512 and 32 for MD5 (the widest kernel of each); so
+//! is any other per-lane array ([`LaneArray`]), so that a family of few
+//! lanes does not pay for MD5's 32 on the stack.
 
 use core::fmt;
 
@@ -41,10 +43,23 @@ pub trait LaneCount<F: Family, J>: 'static {
     type States: AsRef<[F::State]> + AsMut<[F::State]>;
     /// `[Option<J>; N]`.
     type Jobs: AsRef<[Option<J>]> + AsMut<[Option<J>]>;
+    /// `[T; N]`: any other per-lane array.
+    type Array<T>: AsRef<[T]> + AsMut<[T]>;
     /// Zeroed states.
     fn states() -> Self::States;
     /// No job.
     fn jobs() -> Self::Jobs;
+    /// `[f(0), ..., f(N - 1)]`.
+    fn array<T>(f: impl FnMut(usize) -> T) -> Self::Array<T>;
+}
+
+/// `[T; F::LANES]`: an array with an entry per lane of the family `F`.
+pub type LaneArray<F, T> = <<F as Family>::Lanes<()> as LaneCount<F, ()>>::Array<T>;
+
+/// A [`LaneArray`] of `f(i)` for each lane `i` of the family `F`.
+#[inline(always)]
+pub fn lane_array<F: Family, T>(f: impl FnMut(usize) -> T) -> LaneArray<F, T> {
+    <F::Lanes<()> as LaneCount<F, ()>>::array(f)
 }
 
 /// `N` lanes: the [`LaneCount`] of a [`LaneSet`].
@@ -53,11 +68,12 @@ pub enum Lanes<const N: usize> {}
 
 impl<F: Family, J, const N: usize> LaneCount<F, J> for Lanes<N> {
     const N: usize = {
-        assert!(N >= 1 && N <= MAX_LANES, "1 to 16 lanes");
+        assert!(N >= 1 && N <= MAX_LANES, "1 to 32 lanes");
         N
     };
     type States = [F::State; N];
     type Jobs = [Option<J>; N];
+    type Array<T> = [T; N];
     #[inline(always)]
     fn states() -> Self::States {
         [F::State::default(); N]
@@ -65,6 +81,10 @@ impl<F: Family, J, const N: usize> LaneCount<F, J> for Lanes<N> {
     #[inline(always)]
     fn jobs() -> Self::Jobs {
         core::array::from_fn(|_| None)
+    }
+    #[inline(always)]
+    fn array<T>(f: impl FnMut(usize) -> T) -> Self::Array<T> {
+        core::array::from_fn(f)
     }
 }
 
@@ -223,27 +243,33 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
         jobs: &mut [Option<J>],
         busy: u32,
     ) -> u32 {
-        let mut blocks: [&[F::Block]; MAX_LANES] = [&[]; MAX_LANES];
-        let mut n = usize::MAX;
-        for i in lanes_of(busy) {
-            let b = jobs[i].as_ref().map_or(&[][..], |j| j.blocks());
-            n = n.min(b.len());
-            blocks[i] = b;
-        }
-        debug_assert!(n > 0, "busy lanes that are not done have blocks");
-        let width = engine
-            .lanes()
-            .max(32 - busy.leading_zeros() as usize)
-            .min(L::N);
-        let filler = &blocks[busy.trailing_zeros() as usize][..n];
-        for (i, b) in blocks[..width].iter_mut().enumerate() {
-            *b = if busy & (1 << i) != 0 {
-                &b[..n]
-            } else {
-                filler
-            };
-        }
-        engine.compress_lanes(&mut states[..width], &blocks[..width], busy);
+        // The blocks' array (of the set's size) lives in this block: the
+        // jobs it borrows are advanced after it.
+        let n = {
+            let mut blocks = L::array::<&[F::Block]>(|_| &[]);
+            let blocks = blocks.as_mut();
+            let mut n = usize::MAX;
+            for i in lanes_of(busy) {
+                let b = jobs[i].as_ref().map_or(&[][..], |j| j.blocks());
+                n = n.min(b.len());
+                blocks[i] = b;
+            }
+            debug_assert!(n > 0, "busy lanes that are not done have blocks");
+            let width = engine
+                .lanes()
+                .max(32 - busy.leading_zeros() as usize)
+                .min(L::N);
+            let filler = &blocks[busy.trailing_zeros() as usize][..n];
+            for (i, b) in blocks[..width].iter_mut().enumerate() {
+                *b = if busy & (1 << i) != 0 {
+                    &b[..n]
+                } else {
+                    filler
+                };
+            }
+            engine.compress_lanes(&mut states[..width], &blocks[..width], busy);
+            n
+        };
         let mut done = 0;
         for i in lanes_of(busy) {
             if jobs[i].as_mut().is_some_and(|j| j.advance(n)) {

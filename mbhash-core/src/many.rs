@@ -1,8 +1,8 @@
 //! Hash many independent messages at once.
 
-use crate::alg::{Algorithm, BlockOf, Family, MAX_LANES};
+use crate::alg::{Algorithm, BlockOf, Family};
 use crate::engine::LaneEngine;
-use crate::lanes::{LaneSet, Lanes, SliceJob};
+use crate::lanes::{FamilySet, LaneSet, SliceJob, lane_array};
 use crate::manager::{Context, Flags, JobManager};
 
 /// Hashes every message and returns the digests in the same order.
@@ -58,9 +58,10 @@ pub fn hash_many_with<A: Algorithm>(
     // Contexts are made on demand (at most one more than the manager holds)
     // and recycled as jobs come back: no allocation whatever the number of
     // messages, and little set-up for a few.
-    let mut pool: [Option<Context<A>>; MAX_LANES] = [const { None }; MAX_LANES];
-    let mut unused = pool.iter_mut();
-    let mut free: [Option<&mut Context<A>>; MAX_LANES] = Default::default();
+    let mut pool = lane_array::<A::Family, Option<Context<A>>>(|_| None);
+    let mut unused = pool.as_mut().iter_mut();
+    let mut free = lane_array::<A::Family, Option<&mut Context<A>>>(|_| None);
+    let free = free.as_mut();
     let mut nfree = 0;
     let mut manager = JobManager::<A>::with_engine(engine);
     let finish = |ctx: &mut Context<A>, out: &mut [A::Output]| {
@@ -107,17 +108,19 @@ fn short_messages<A: Algorithm>(
     if messages.iter().any(|m| m.len() > max) {
         return false;
     }
-    let lanes = engine.lanes().clamp(1, MAX_LANES);
+    let lanes = engine.lanes().clamp(1, <A::Family as Family>::LANES);
     let zero = <A::Family as Family>::ZERO_BLOCK;
-    let mut bufs: [[BlockOf<A>; 2]; MAX_LANES] = [[zero; 2]; MAX_LANES];
+    let mut bufs = lane_array::<A::Family, [BlockOf<A>; 2]>(|_| [zero; 2]);
+    let bufs = bufs.as_mut();
     for (msgs, outs) in messages.chunks(lanes).zip(out.chunks_mut(lanes)) {
-        let mut counts = [0usize; MAX_LANES];
+        let mut counts = lane_array::<A::Family, usize>(|_| 0);
+        let counts = counts.as_mut();
         for (i, m) in msgs.iter().enumerate() {
             let bytes = <A::Family as Family>::bytes_mut(&mut bufs[i]);
             bytes[..m.len()].copy_from_slice(m);
             counts[i] = <A::Family as Family>::pad(&mut bufs[i], m.len(), m.len() as u64);
         }
-        let mut set: LaneSet<A::Family, SliceJob<'_, A::Family>, Lanes<MAX_LANES>> = LaneSet::new();
+        let mut set: FamilySet<A::Family, SliceJob<'_, A::Family>> = LaneSet::new();
         for (buf, n) in bufs.iter().zip(&counts[..msgs.len()]) {
             set.insert(A::IV, SliceJob { blocks: &buf[..*n] });
         }

@@ -51,7 +51,7 @@ fn random_mix<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Eng
 
 fn lane_fills<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Engine) {
     let mut rng = Rng::new(7);
-    for fill in 1..=engine.lanes() + 1 {
+    for fill in 0..=engine.lanes() + 1 {
         // Ragged lengths around block boundaries.
         let jobs: Vec<Job> = (0..fill)
             .map(|i| {
@@ -223,7 +223,7 @@ fn hash_many_short_messages() {
     {
         let mut rng = Rng::new(max as u64);
         for engine in <A::Family as TestFamily>::engines() {
-            for count in [2, 3, 7, 16, 17, 40] {
+            for count in [2, 3, 7, 16, 17, 31, 32, 33, 40, 64, 65] {
                 let jobs: Vec<Job> = (0..count)
                     .map(|i| {
                         let len = if i % 3 == 0 {
@@ -248,6 +248,38 @@ fn hash_many_short_messages() {
     family::<Md5Alg>(119);
     family::<Sha1Alg>(119);
     family::<Sm3Alg>(119);
+}
+
+/// `hash_many` of more messages than lanes (long ones: through the job
+/// manager, its contexts recycled), for every family on every engine: 0 to
+/// 70 messages, so every count up to and past two sets of MD5's 32 lanes.
+#[test]
+fn hash_many_long_messages_every_count() {
+    fn family<A: Algorithm>()
+    where
+        A::Family: TestFamily,
+    {
+        let mut rng = Rng::new(0x6d);
+        for engine in <A::Family as TestFamily>::engines() {
+            for count in (0..=70).step_by(3).chain([31, 32, 33, 64, 65]) {
+                let jobs: Vec<Job> = (0..count)
+                    .map(|_| {
+                        let len = 120 + rng.below(3000);
+                        Job::random(&mut rng, len, false)
+                    })
+                    .collect();
+                let msgs: Vec<&[u8]> = jobs.iter().map(Job::message).collect();
+                let mut out = vec![A::ZERO_OUTPUT; count];
+                mbhash_core::hash_many_with::<A>(engine, &msgs, &mut out);
+                check_digests::<A>(&format!("long {} x{count}", engine.name()), &jobs, &out);
+            }
+        }
+    }
+    family::<Sha256Alg>();
+    family::<Sha512Alg>();
+    family::<Md5Alg>();
+    family::<Sha1Alg>();
+    family::<Sm3Alg>();
 }
 
 /// Batches of 2 to 9 messages that end alike (as many whole blocks, as many

@@ -87,9 +87,8 @@
 // The most stack, in bytes, that `mbh_pool_hash` uses: the combining
 // caller keeps a job manager on its stack (its contexts live in the pool).
 // Measured by `mbhash-ffi/kernel/check.sh`, alone and with another
-// thread's jobs joining the lanes: 6024 bytes (a SHA-512 combiner; SHA-256
-// under 4600), within `MBH_KERNEL_STACK_MAX` today, with less margin than
-// the other exports; the check fails above this bound.
+// thread's jobs joining the lanes: 5160 bytes, within
+// `MBH_KERNEL_STACK_MAX` today; the check fails above this bound.
 // Call it from threads with 10 KiB of stack to spare (a storage stack's
 // worker threads), not from interrupt context. Unlike the
 // rest of the library, `mbh_pool_hash` may sleep and takes the host's

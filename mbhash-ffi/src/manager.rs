@@ -59,6 +59,9 @@ const MGR_FINISHED_HEAP: u32 = 0x6d62_6866;
 /// from the caller's pointers under the contract of [`mbh_manager`].
 macro_rules! any_manager {
     ([] $($(#[$doc:meta])* $v:ident = $t:ident $info:tt;)*) => {
+        // In the caller's `MBH_MANAGER_SIZE` bytes (boxing the largest, MD5's
+        // 32 lanes, would allocate, which the kernel-style library cannot).
+        #[allow(clippy::large_enum_variant)]
         pub(crate) enum AnyManager {
             $($v(JobManager<'static, mbhash_core::alg::$t>),)*
         }

@@ -194,6 +194,30 @@ mod tests {
         }
         check::<Sha256Kernels>();
         check::<Sha512Kernels>();
+        check::<crate::engine::Md5Kernels>();
+    }
+
+    /// MD5's calibration measures both of its AVX-512 kernels where the CPU
+    /// has them (16 and 32 lanes), and `auto` then runs every busy mask on
+    /// one of the steps it measured.
+    #[test]
+    fn md5_calibration_measures_sixteen_and_thirty_two_lanes() {
+        use crate::engine::Md5Kernels;
+        let engine = Engine::<Md5Kernels>::auto_uncalibrated();
+        let plan = engine.calibrate();
+        for step in Step::ALL {
+            assert_eq!(
+                plan.allows(step),
+                engine.kernels.has(step),
+                "{step:?}: measured exactly where the CPU has it"
+            );
+        }
+        if engine.kernels.has(Step::Wide) {
+            assert_eq!(engine.lanes, 32);
+            for busy in [3, 0xffff, 0x1_0001, u32::MAX] {
+                assert!(plan.allows(plan.choose(busy)), "{busy:#x}");
+            }
+        }
     }
 
     /// What a plan runs for lanes `0..k`: a step, or for the narrow kernels

@@ -7,7 +7,8 @@ use core::fmt;
 #[cfg(feature = "std")]
 use super::EngineError;
 use super::{AnyEngine, Engine, Step};
-use crate::alg::{Family, MAX_LANES};
+use crate::alg::Family;
+use crate::lanes::lane_array;
 #[cfg(feature = "std")]
 use crate::race::Race;
 use core::sync::atomic::{AtomicU8, AtomicU16};
@@ -82,20 +83,7 @@ impl<K: Kernels> SingleStream<K::Family> for Single<K> {
                 let [b, c, d] = &mut dummies;
                 k.run_x4([state, b, c, d], [blocks; 4]);
             }
-            // A group kernel: this lane and copies of it, in arrays of the
-            // group's width (a full MAX_LANES of states would be copied in
-            // and out on every call).
-            Step::Mid | Step::Wide => match Engine::<K>::width(self.step) {
-                4 => group::<K, 4>(k, self.step, state, blocks),
-                8 => group::<K, 8>(k, self.step, state, blocks),
-                16 => group::<K, 16>(k, self.step, state, blocks),
-                w => {
-                    let w = w as usize;
-                    let mut lanes = [*state; MAX_LANES];
-                    k.run_group(self.step, &mut lanes[..w], &[blocks; MAX_LANES][..w]);
-                    *state = lanes[0];
-                }
-            },
+            Step::Mid | Step::Wide => one_in_group(k, self.step, state, blocks),
         }
     }
 
@@ -107,17 +95,21 @@ impl<K: Kernels> SingleStream<K::Family> for Single<K> {
     }
 }
 
-/// Runs one lane on a group kernel of `N` lanes, the others copies of it.
-#[inline]
-fn group<K: Kernels, const N: usize>(
+/// One stream on a group kernel, the other lanes running copies of it. Not
+/// inlined: its copies (a family's lanes of states and blocks, a kilobyte
+/// for MD5's 32) stay off the stack of the other one-stream steps.
+#[inline(never)]
+fn one_in_group<K: Kernels>(
     k: &K,
     step: Step,
     state: &mut <K::Family as Family>::State,
     blocks: &[<K::Family as Family>::Block],
 ) {
-    let mut lanes = [*state; N];
-    k.run_group(step, &mut lanes, &[blocks; N]);
-    *state = lanes[0];
+    let w = Engine::<K>::width(step) as usize;
+    let mut lanes = lane_array::<K::Family, _>(|_| *state);
+    let group = lane_array::<K::Family, _>(|_| blocks);
+    k.run_group(step, &mut lanes.as_mut()[..w], &group.as_ref()[..w]);
+    *state = lanes.as_ref()[0];
 }
 
 /// A family's set of kernels, as detected on this CPU: the ISA-specific half
@@ -142,6 +134,14 @@ pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
 
     /// Detects the kernels (each a proof token, `None` when unavailable).
     fn detect() -> Self;
+    /// The kernels the engine named `name` (one of [`Kernels::KINDS`]) runs,
+    /// out of those detected: all of them, unless a step has several
+    /// kernels and the name picks one (MD5's 16-lane step: `avx2` or
+    /// `avx512`).
+    #[inline]
+    fn for_engine(self, _name: &str) -> Self {
+        self
+    }
     /// True if this CPU runs `step`.
     fn has(&self, step: Step) -> bool;
     /// The kernel name behind a step, as shown by `mbhash engines`.

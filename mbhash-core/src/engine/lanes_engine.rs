@@ -11,6 +11,7 @@ use super::{
     SingleStream, Step,
 };
 use crate::alg::{Family, MAX_LANES};
+use crate::lanes::lane_array;
 
 /// Bit 7 of [`Kernels::default_cell`]: `auto` is calibrated.
 const CALIBRATED: u16 = 0x80;
@@ -37,7 +38,7 @@ impl<K: Kernels> Engine<K> {
         if name == "auto" {
             return true;
         }
-        let kernels = K::detect();
+        let kernels = K::detect().for_engine(name);
         K::KINDS
             .iter()
             .find(|(n, _)| *n == name)
@@ -59,7 +60,7 @@ impl<K: Kernels> Engine<K> {
         if !Self::is_supported(name) {
             return Err(Self::error(name, EngineErrorKind::Unsupported));
         }
-        let kernels = K::detect();
+        let kernels = K::detect().for_engine(name);
         Ok(Engine {
             name,
             code: i as u8 + 1,
@@ -431,7 +432,7 @@ impl<K: Kernels> Engine<K> {
         match step {
             Step::Mid | Step::Wide => {
                 let w = Self::width(step) as usize;
-                let mask = (1u32 << w) - 1;
+                let mask = u32::MAX >> (32 - w);
                 for lo in (0..lanes).step_by(w) {
                     if busy & (mask << lo) == 0 {
                         continue;
@@ -439,16 +440,13 @@ impl<K: Kernels> Engine<K> {
                     if lo + w <= lanes {
                         k.run_group(step, &mut states[lo..lo + w], &blocks[lo..lo + w]);
                     } else {
-                        // A group wider than the lanes left: run it on a
-                        // copy, the missing lanes filled with a busy one.
-                        let m = lanes - lo;
-                        let fill = (busy >> lo).trailing_zeros() as usize;
-                        let mut tmp = [states[lo + fill]; MAX_LANES];
-                        tmp[..m].copy_from_slice(&states[lo..]);
-                        let mut b = [blocks[lo + fill]; MAX_LANES];
-                        b[..m].copy_from_slice(&blocks[lo..]);
-                        k.run_group(step, &mut tmp[..w], &b[..w]);
-                        states[lo..].copy_from_slice(&tmp[..m]);
+                        Self::run_short_group(
+                            k,
+                            step,
+                            &mut states[lo..],
+                            &blocks[lo..],
+                            busy >> lo,
+                        );
                     }
                 }
             }
@@ -493,6 +491,34 @@ impl<K: Kernels> Engine<K> {
     }
 }
 
+impl<K: Kernels> Engine<K> {
+    /// A group wider than the lanes left (`states`, from the group's
+    /// first lane; `busy` from there): run on a copy, the missing lanes
+    /// filled with a busy one. Not inlined: its copies (a family's lanes of
+    /// states and blocks, a kilobyte for MD5's 32) stay off the stack of
+    /// the common path.
+    #[inline(never)]
+    fn run_short_group(
+        k: &K,
+        step: Step,
+        states: &mut [<K::Family as Family>::State],
+        blocks: &[&[<K::Family as Family>::Block]],
+        busy: u32,
+    ) {
+        let w = Self::width(step) as usize;
+        let m = states.len();
+        let fill = busy.trailing_zeros() as usize;
+        let mut tmp = lane_array::<K::Family, _>(|_| states[fill]);
+        let tmp = tmp.as_mut();
+        tmp[..m].copy_from_slice(states);
+        let mut b = lane_array::<K::Family, _>(|_| blocks[fill]);
+        let b = b.as_mut();
+        b[..m].copy_from_slice(blocks);
+        k.run_group(step, &mut tmp[..w], &b[..w]);
+        states.copy_from_slice(&tmp[..m]);
+    }
+}
+
 impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
     #[inline]
     fn lanes(&self) -> usize {
@@ -507,7 +533,9 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
         busy: u32,
     ) {
         debug_assert_eq!(states.len(), blocks.len());
-        debug_assert!(states.len() <= MAX_LANES && busy >> states.len() == 0);
+        debug_assert!(
+            states.len() <= MAX_LANES && busy.checked_shr(states.len() as u32).unwrap_or(0) == 0
+        );
         if busy != 0 {
             self.run(self.plan.choose(busy), states, blocks, busy);
         }

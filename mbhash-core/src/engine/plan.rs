@@ -62,14 +62,18 @@ pub struct Plan {
     /// manager and hasher holds by value) is small to copy. The cost of a
     /// split is recomputed from the counts, by the same sum.
     narrow: [[u8; 3]; MAX_NARROW + 1],
-    /// `choose` of the lowest `k` lanes, for `k` up to 16, worked out once:
+    /// `choose` of the lowest `k` lanes, for `k` up to 32, worked out once:
     /// lanes fill lowest first, so a round's busy lanes are most often
     /// these.
-    packed: [Step; MAX_NARROW + 1],
+    packed: [Step; MAX_PACKED + 1],
 }
 
-/// Busy lanes the narrow splits are precomputed for.
-const MAX_NARROW: usize = crate::alg::MAX_LANES;
+/// Busy lanes the narrow splits are precomputed for: the lanes of the
+/// families with narrow kernels (SHA-NI), 16 at most. More busy lanes
+/// (only MD5 has more, and no narrow kernel) are worked out when asked.
+const MAX_NARROW: usize = 16;
+/// Busy lanes the packed choices are precomputed for: every lane count.
+const MAX_PACKED: usize = crate::alg::MAX_LANES;
 
 impl Plan {
     /// A plan from per-step costs (indexed like [`Step::ALL`]; infinite for a
@@ -83,7 +87,7 @@ impl Plan {
             wide_width: width(wide_width),
             one: Step::Scalar,
             narrow: [[0; 3]; MAX_NARROW + 1],
-            packed: [Step::Scalar; MAX_NARROW + 1],
+            packed: [Step::Scalar; MAX_PACKED + 1],
         };
         for k in 0..=MAX_NARROW {
             let split = plan.compute_narrow_split(k as u32).0;
@@ -91,7 +95,7 @@ impl Plan {
             let count = |n: u32| u8::try_from(n).expect("a few calls");
             plan.narrow[k] = [count(split.x4), count(split.x2), count(split.x1)];
         }
-        for k in 1..=MAX_NARROW {
+        for k in 1..=MAX_PACKED {
             plan.packed[k] = plan.choose_any(u32::MAX >> (32 - k));
         }
         plan.one = plan.packed[1];
@@ -194,6 +198,15 @@ impl Plan {
             },
             f32::INFINITY,
         );
+        // No narrow step: nothing to search (a round of more lanes than
+        // the table holds asks here).
+        if k > 0
+            && [Step::Narrow1, Step::Narrow2, Step::Narrow4]
+                .iter()
+                .all(|s| !self.allows(*s))
+        {
+            return best;
+        }
         // Every x4 count up to "one partly filled x4 call", then pairs and
         // singles (or a pair with a dummy) for the rest.
         for x4 in 0..=k.div_ceil(4) {
@@ -261,6 +274,17 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Costs of a family with a 16-lane and a 32-lane kernel and no
+    /// narrow one (MD5's defaults).
+    const X32_COSTS: [f32; 6] = [
+        100.0,
+        f32::INFINITY,
+        f32::INFINITY,
+        f32::INFINITY,
+        133.0,
+        140.0,
+    ];
 
     #[test]
     fn fixed_plans_pick_their_step() {
@@ -352,9 +376,11 @@ mod tests {
             Plan::new([10.0, 1.0, 1.3, 2.9, 3.0, 4.0], 8, 16),
             Plan::only(&[Step::Mid], 8, 16),
             Plan::only(&[Step::Wide], 4, 8),
+            Plan::new(X32_COSTS, 16, 32),
+            Plan::only(&[Step::Wide], 16, 32),
         ];
         for plan in plans {
-            for k in 1..=16 {
+            for k in 1..=32 {
                 let busy = u32::MAX >> (32 - k);
                 assert_eq!(plan.choose(busy), plan.choose_any(busy), "{plan:?} {k}");
             }
@@ -373,5 +399,20 @@ mod tests {
                 x1: 0
             }
         );
+    }
+
+    /// A 32-lane kernel: one group holds every lane, and the wider masks
+    /// than the narrow table are chosen as the ones within it.
+    #[test]
+    fn thirty_two_lanes_make_one_wide_group() {
+        let plan = Plan::new(X32_COSTS, 16, 32);
+        assert_eq!(Plan::groups(u32::MAX, 32), 1);
+        assert_eq!(Plan::groups(0x8000_0001, 16), 2);
+        assert_eq!(plan.choose(0x8000_0000), Step::Scalar);
+        assert_eq!(plan.choose(0xffff), Step::Mid);
+        assert_eq!(plan.choose(0x8000_0001), Step::Wide);
+        assert_eq!(plan.choose(u32::MAX), Step::Wide);
+        assert_eq!(plan.narrow_split(32).1, f32::INFINITY);
+        assert_eq!(plan.narrow_split(0).1, 0.0);
     }
 }

@@ -5,11 +5,27 @@ use crate::manager::{Context, Flags, JobManager, Status};
 
 use super::slot::{Combiner, Request};
 
+/// Lanes a combiner fills, at most: its family's lanes ([`lanes`]), but
+/// never more than 16. MD5's 32 would double a slot's contexts, and the
+/// pool's memory with them (a C caller's `mbh_pool` is `MBH_POOL_SIZE`
+/// bytes); its 16 run on the 16-lane kernel as before.
+pub(super) const MAX_COMBINED: usize = 16;
+
+/// The lanes a combiner of the family `F` fills: [`MAX_COMBINED`] at most.
+pub(super) const fn lanes<F: alg::Family>() -> usize {
+    if F::LANES < MAX_COMBINED {
+        F::LANES
+    } else {
+        MAX_COMBINED
+    }
+}
+
 /// A slot's contexts, one per lane, for the algorithm its last combiner
 /// ran (`Empty` before the first), for each algorithm of the catalogue
 /// ([`for_each_algorithm!`](crate::for_each_algorithm)), as many as its
-/// family's lane set holds: kept in the pool (not on the combiner's stack,
-/// which is scarce in a kernel) and reached only by the slot's combiner.
+/// combiner fills ([`lanes`]): kept in the pool (not on the combiner's
+/// stack, which is scarce in a kernel) and reached only by the slot's
+/// combiner.
 macro_rules! store {
     ([] $($(#[$doc:meta])* $v:ident = $t:ident {
         family: $family:ident, iv: $iv:path, len: $len:literal,
@@ -20,7 +36,7 @@ macro_rules! store {
         pub(super) enum Store {
             /// No combiner ran here yet.
             Empty,
-            $($v([Option<Context<alg::$t>>; <alg::$family as alg::Family>::LANES]),)*
+            $($v([Option<Context<alg::$t>>; lanes::<alg::$family>()]),)*
         }
 
         $(

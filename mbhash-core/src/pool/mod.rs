@@ -257,7 +257,7 @@ impl<O: PoolOps> Pool<O> {
         let algo = own.algo;
         combiner.with_store(|combiner, store| {
             crate::with_algo!(algo, A => {
-                combine::run::<A, { <<A as crate::alg::Algorithm>::Family as crate::alg::Family>::LANES }>(
+                combine::run::<A, { combine::lanes::<<A as crate::alg::Algorithm>::Family>() }>(
                     combiner, store, own,
                 )
             })

@@ -75,9 +75,10 @@ impl<F: IsalFamily> LaneJob<F> for IsalJob<F> {
 /// isa-l_crypto's fields so that a new manager holds what isa-l_crypto's
 /// `*_ctx_mgr_init` leaves in each (see `layout`): the lane set of
 /// `mbhash-core` (the jobs are the contexts themselves, as in isa-l_crypto)
-/// over `args` (chaining states and job pointers, zero when empty) and,
-/// but for MD5, the start of `lens` (the busy and done masks, zero when
-/// empty); then the family's [`MgrTail`](super::layout::MgrTail): the rest
+/// over `args` (chaining states and job pointers, zero when empty) and the
+/// first 8 bytes of `lens` (the busy and done masks, zero when empty: where
+/// isa-l_crypto's MD5 manager leaves 0xFFFFFFFF in `lens[0]` and `lens[1]`,
+/// the one difference from its initial values); then the family's [`MgrTail`](super::layout::MgrTail): the rest
 /// of `args` and `lens` as isa-l_crypto sets them, and the tag over
 /// `unused_lanes`, whose initial value it is. The bytes after it (`ldata`,
 /// `num_lanes_inuse`) are zero. The engine is the family's (not kept here:

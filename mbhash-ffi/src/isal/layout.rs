@@ -32,10 +32,9 @@ pub(crate) trait IsalFamily: Family {
     type Mgr;
     /// The manager's bytes after our lane set (see [`MgrTail`]).
     type MgrTail: Tail;
-    /// Lanes of our lane set (`Family::Lanes`): isa-l_crypto's manager
-    /// has as many (16 for SHA-256, SHA-1 and SM3, 8 for SHA-512) but for
-    /// MD5, whose manager has room for 32 (`ISAL_MD5_MAX_LANES`, its x16x2
-    /// kernel) where our lane set holds 16.
+    /// Lanes of our lane set (`Family::Lanes`): as many as isa-l_crypto's
+    /// manager has (16 for SHA-256, SHA-1 and SM3, 8 for SHA-512, 32 for
+    /// MD5: `ISAL_MD5_MAX_LANES`, its x16x2 kernel).
     const MAX_LANES: usize;
     /// `sizeof` of the C manager.
     const MGR_SIZE: usize;
@@ -78,8 +77,7 @@ pub(crate) trait IsalFamily: Family {
 /// isa-l_crypto's initialisation sets it, never changed), our tag over
 /// `unused_lanes` (its first word for MD5) and, for MD5, its other three
 /// words as isa-l_crypto sets them. What follows (`ldata`,
-/// `num_lanes_inuse`) is zero. Only the lane set and the tag are ours; the
-/// rest holds nothing of ours, in particular MD5's room for lanes 16 to 31.
+/// `num_lanes_inuse`) is zero. Only the lane set and the tag are ours.
 #[repr(C)]
 #[derive(Clone, Copy)]
 pub(crate) struct MgrTail<L: Copy, const PAD: usize, const MORE: usize> {
@@ -122,9 +120,10 @@ impl<L: Copy, const PAD: usize, const MORE: usize> MgrTail<L, PAD, MORE> {
 /// bytes of `lens` (all but MD5's): the other 56 bytes of `lens`.
 type LensTail = MgrTail<[u64; 7], 0, 0>;
 
-/// MD5's tail: 376 bytes of `args` past our 16-lane set, `lens[0..32]`
-/// (0xFFFFFFFF each), `unused_lanes[0..4]`.
-type Md5Tail = MgrTail<[u32; 32], { 768 - 392 }, 3>;
+/// MD5's tail: `lens[2..32]` (0xFFFFFFFF each; our 32-lane set covers
+/// `args` and `lens[0..2]`, where our busy and done masks are, zero in a
+/// new manager where isa-l_crypto leaves 0xFFFFFFFF), `unused_lanes[0..4]`.
+type Md5Tail = MgrTail<[u32; 30], 0, 3>;
 
 impl IsalFamily for Sha256Family {
     type Alg = Sha256Alg;
@@ -173,14 +172,14 @@ impl IsalFamily for Md5Family {
     type JobTail = [u8; 32];
     type Mgr = Md5CtxMgr;
     type MgrTail = Md5Tail;
-    const MAX_LANES: usize = 16;
+    const MAX_LANES: usize = 32;
     const MGR_SIZE: usize = 1192;
     const MGR_ALIGN: usize = 8;
     const LENS_OFFSET: usize = 768;
     const UNUSED_LANES_OFFSET: usize = 896;
     const READY: u64 = 0x0706_0504_0302_0100;
     const MGR_TAIL: Md5Tail = Md5Tail::new(
-        [0xffff_ffff; 32],
+        [0xffff_ffff; 30],
         Self::READY,
         [
             0x0f0e_0d0c_0b0a_0908,
@@ -263,8 +262,8 @@ pub struct Sha512CtxMgr {
 }
 
 /// `ISAL_MD5_HASH_CTX_MGR`: 1192 bytes aligned to 8 (see
-/// [`Sha256CtxMgr`]). isa-l_crypto's manager has room for 32 lanes; ours
-/// uses the first 392 bytes for its 16, and the rest holds what
+/// [`Sha256CtxMgr`]). Our lane set has isa-l_crypto's 32 lanes, over
+/// `args` and the first 8 bytes of `lens`; the rest holds what
 /// isa-l_crypto's initialisation leaves there (see [`MgrTail`]).
 #[repr(C, align(8))]
 pub struct Md5CtxMgr {
@@ -449,14 +448,13 @@ const _: () = {
     assert!(size_of::<Sm3CtxMgr>() == Sm3Family::MGR_SIZE);
     assert!(align_of::<Sm3CtxMgr>() == Sm3Family::MGR_ALIGN);
     // Over isa-l_crypto's fields as `LaneMgr` says: the lane set over
-    // `args` (and the first 8 bytes of `lens` but for MD5), the tag over
-    // `unused_lanes`.
-    assert!(lane_mgr_fits::<Sha256Family>(true));
-    assert!(lane_mgr_fits::<Sha512Family>(true));
-    assert!(lane_mgr_fits::<Sha1Family>(true));
-    assert!(lane_mgr_fits::<Sm3Family>(true));
-    assert!(lane_mgr_fits::<Md5Family>(false));
-    assert!(LaneMgr::<Md5Family>::SET_SIZE + 376 == Md5Family::LENS_OFFSET);
+    // `args` and the first 8 bytes of `lens`, the tag over `unused_lanes`.
+    assert!(lane_mgr_fits::<Sha256Family>());
+    assert!(lane_mgr_fits::<Sha512Family>());
+    assert!(lane_mgr_fits::<Sha1Family>());
+    assert!(lane_mgr_fits::<Sm3Family>());
+    assert!(lane_mgr_fits::<Md5Family>());
+    assert!(Md5Family::MAX_LANES == Md5Family::LANES);
     assert!(size_of::<LaneMgr<Sha256Family>>() == 712);
     assert!(size_of::<LaneMgr<Sha512Family>>() == 648);
     assert!(size_of::<LaneMgr<Md5Family>>() == 928);
@@ -465,15 +463,10 @@ const _: () = {
 };
 
 /// True if `F`'s lane manager lies over the C manager as [`LaneMgr`] says:
-/// within its size and alignment, the lane set over `args` (and over the
-/// first 8 bytes of `lens` if `into_lens`, else ending before `lens`), the
-/// tag over `unused_lanes`.
-const fn lane_mgr_fits<F: IsalFamily>(into_lens: bool) -> bool {
-    let set_ok = if into_lens {
-        LaneMgr::<F>::SET_SIZE == F::LENS_OFFSET + 8
-    } else {
-        LaneMgr::<F>::SET_SIZE <= F::LENS_OFFSET
-    };
+/// within its size and alignment, the lane set over `args` and the first 8
+/// bytes of `lens`, the tag over `unused_lanes`.
+const fn lane_mgr_fits<F: IsalFamily>() -> bool {
+    let set_ok = LaneMgr::<F>::SET_SIZE == F::LENS_OFFSET + 8;
     set_ok
         && size_of::<LaneMgr<F>>() <= F::MGR_SIZE
         && align_of::<LaneMgr<F>>() == MGR_ALIGN
