@@ -176,6 +176,24 @@ mod x86 {
         if data.len() < MIN_LEN {
             return narrow::run::<REFL>(c, reg, data);
         }
+        // Whole vectors (storage blocks are): no lanes in front, no tail.
+        if data.len() % 64 == 0 {
+            let (vectors, _) = data.as_chunks::<64>();
+            let (v0, vectors) = vectors.split_first().expect("at least one vector");
+            // The register in front of the first lane: qword 0 reflected,
+            // 1 not.
+            let at = usize::from(!REFL);
+            let v0 = _mm512_xor_si512(
+                load::<REFL>(v0),
+                _mm512_maskz_set1_epi64(1 << at, reg as i64),
+            );
+            let z = if vectors.len() < DIRECT_MAX {
+                direct::<REFL>(c, v0, vectors)
+            } else {
+                folded::<REFL>(c, v0, vectors)
+            };
+            return narrow::reduce::<REFL>(c, collapse(z));
+        }
         let t = data.len() % 16;
         let rest = &data[..data.len() - t];
         // Lanes in front of the first whole vector: 0 to 3.
