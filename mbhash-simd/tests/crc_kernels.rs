@@ -141,6 +141,17 @@ fn pclmul_kernel() {
     }
 }
 
+/// The entries for one orientation (what `auto`'s and a forced engine's
+/// tables hold), each given constants of its orientation.
+#[test]
+fn pclmul_oriented_entries() {
+    if let Some(k) = token_or_skip(Feature::Pclmul, "crc pclmul", Pclmul::new()) {
+        check_kernel("pclmul oriented", &move |c, r, d| {
+            k.entry_for(c.reflected()).update(c, r, d)
+        });
+    }
+}
+
 #[test]
 fn vpclmul256_kernel() {
     if let Some(k) = token_or_skip(Feature::Vpclmul256, "crc vpclmul256", Vpclmul256::new()) {
@@ -148,10 +159,32 @@ fn vpclmul256_kernel() {
     }
 }
 
+/// The entries for one orientation (what `auto`'s and a forced engine's
+/// tables hold), each given constants of its orientation.
+#[test]
+fn vpclmul256_oriented_entries() {
+    if let Some(k) = token_or_skip(Feature::Vpclmul256, "crc vpclmul256", Vpclmul256::new()) {
+        check_kernel("vpclmul256 oriented", &move |c, r, d| {
+            k.entry_for(c.reflected()).update(c, r, d)
+        });
+    }
+}
+
 #[test]
 fn vpclmul512_kernel() {
     if let Some(k) = token_or_skip(Feature::Vpclmul, "crc vpclmul512", Vpclmul512::new()) {
         check_kernel("vpclmul512", &move |c, r, d| k.update(c, r, d));
+    }
+}
+
+/// The entries for one orientation (what `auto`'s and a forced engine's
+/// tables hold), each given constants of its orientation.
+#[test]
+fn vpclmul512_oriented_entries() {
+    if let Some(k) = token_or_skip(Feature::Vpclmul, "crc vpclmul512", Vpclmul512::new()) {
+        check_kernel("vpclmul512 oriented", &move |c, r, d| {
+            k.entry_for(c.reflected()).update(c, r, d)
+        });
     }
 }
 

@@ -107,6 +107,20 @@ fn entry(engine: CrcEngine) -> Option<Entry> {
     }
 }
 
+/// The kernel entry of one engine for constants of one orientation (no
+/// test of the orientation per call), for the tables made per
+/// orientation; `None` for `auto` or when unsupported.
+#[cfg(feature = "std")]
+fn entry_for(engine: CrcEngine, reflected: bool) -> Option<Entry> {
+    match engine {
+        CrcEngine::Auto => None,
+        CrcEngine::Table => Some(Entry::TABLE),
+        CrcEngine::Pclmul => Pclmul::new().map(|k| k.entry_for(reflected)),
+        CrcEngine::Vpclmul256 => Vpclmul256::new().map(|k| k.entry_for(reflected)),
+        CrcEngine::Vpclmul512 => Vpclmul512::new().map(|k| k.entry_for(reflected)),
+    }
+}
+
 /// Every engine, supported here or not: `auto`, then the kernels.
 pub fn engines() -> [CrcEngine; 5] {
     CrcEngine::ALL
@@ -217,12 +231,17 @@ fn table(engine: CrcEngine) -> Option<&'static Selected> {
         .get_or_init(|| match engine {
             CrcEngine::Auto => Some(Selected {
                 engine,
+                any: Entry::TABLE,
                 by_class: calibrated().0.by_class,
             }),
-            e => entry(e).map(|k| Selected {
-                engine: e,
-                by_class: [[k; CLASSES]; 2],
-            }),
+            e => match (entry(e), entry_for(e, false), entry_for(e, true)) {
+                (Some(any), Some(normal), Some(reflected)) => Some(Selected {
+                    engine: e,
+                    any,
+                    by_class: [[normal; CLASSES], [reflected; CLASSES]],
+                }),
+                _ => None,
+            },
         })
         .as_ref()
 }
@@ -276,6 +295,7 @@ fn choose() -> &'static Selected {
 #[cfg(feature = "std")]
 static TABLE_ONLY: Selected = Selected {
     engine: CrcEngine::Table,
+    any: Entry::TABLE,
     by_class: [[Entry::TABLE; CLASSES]; 2],
 };
 
@@ -401,7 +421,7 @@ impl CrcKernel {
                 },
                 e => CrcKernel {
                     engine: e,
-                    imp: Imp::One(s.by_class[0][0]),
+                    imp: Imp::One(s.any),
                 },
             }
         }
@@ -504,6 +524,9 @@ impl EngineNames for CrcKernel {
 #[derive(Debug)]
 struct Selected {
     engine: CrcEngine,
+    /// An engine of one kernel: its entry for constants of either
+    /// orientation (what a [`CrcKernel`] of it runs); unused by `auto`.
+    any: Entry,
     by_class: [[Entry; CLASSES]; 2],
 }
 
@@ -592,15 +615,18 @@ fn calibrate() -> (Selected, AutoChoices) {
             }
         });
         let picked = cheapest(&cost[o], table.unwrap_or(0));
+        // The chosen kernels' entries for this orientation alone.
+        let oriented = CrcEngine::KERNELS.map(|k| entry_for(k, o == 1));
         for (b, slot) in by_class[o].iter_mut().enumerate() {
             let i = picked[b.min(TIMED_CLASSES)];
-            *slot = entries[i].unwrap_or(Entry::TABLE);
+            *slot = oriented[i].unwrap_or(Entry::TABLE);
         }
         choice[o] = picked.map(|i| CrcEngine::KERNELS[i]);
     }
     (
         Selected {
             engine: CrcEngine::Auto,
+            any: Entry::TABLE,
             by_class,
         },
         AutoChoices { cost, choice },
