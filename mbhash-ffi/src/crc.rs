@@ -121,8 +121,9 @@ fn fits(v: Variant, value: u64) -> Result<u64, mbh_result> {
 
 /// The finished CRC of `A` followed by `data`, from `crc` = CRC(A) (a
 /// value of the variant's width).
+#[inline(always)]
 fn append_value(v: Variant, crc: u64, data: &[u8]) -> u64 {
-    crc::append(v.spec(), crc, data)
+    v.append(crc, data)
 }
 
 /// The error of the engine variable the variant follows
@@ -130,7 +131,24 @@ fn append_value(v: Variant, crc: u64, data: &[u8]) -> u64 {
 /// others) when it names an engine that cannot run, as every `mbh_*`
 /// function that chooses an engine reports it (the CRC itself would run
 /// `auto`).
+///
+/// After the first call, one load and a comparison (`ready`): the
+/// variable is read once per process, and only its error is worth asking
+/// for again.
+#[inline(always)]
 fn engine_ok(v: Variant) -> Result<(), mbh_result> {
+    let ready = match v {
+        Variant::Crc32Iscsi => mbhash_core::crc32c::Crc32cKernel::ready_default().is_some(),
+        _ => crc::ready(),
+    };
+    if ready { Ok(()) } else { engine_ok_slow(v) }
+}
+
+/// [`engine_ok`] before the first CRC, or while the variable has an
+/// error to report.
+#[cold]
+#[inline(never)]
+fn engine_ok_slow(v: Variant) -> Result<(), mbh_result> {
     match v {
         Variant::Crc32Iscsi => mbhash_core::crc32c::Crc32cKernel::try_default().map(drop),
         _ => crc::configured_engine().map(drop),
@@ -171,7 +189,7 @@ pub unsafe extern "C" fn mbh_crc(
         // SAFETY: the caller's contract, checked (non-NULL unless empty, at
         // most isize::MAX bytes).
         let data = unsafe { bytes(data, len) }?;
-        let value = crc::checksum(v.spec(), data);
+        let value = v.checksum(data);
         // SAFETY: non-NULL (checked) and writable (the caller's contract).
         unsafe { write_out(crc_out, value) };
         Ok(())
@@ -305,7 +323,7 @@ unsafe fn one_shot(v: Variant, data: *const u8, len: usize) -> Result<u64, mbh_r
     // SAFETY: the caller's contract, checked (non-NULL unless empty, at most
     // isize::MAX bytes).
     let data = unsafe { bytes(data, len) }?;
-    Ok(crc::checksum(v.spec(), data))
+    Ok(v.checksum(data))
 }
 
 /// The body of the per-variant `_append` functions.

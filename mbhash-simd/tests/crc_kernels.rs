@@ -61,7 +61,9 @@ fn run(c: &Consts, kernel: Update<'_>, reg: u64, data: &[u8]) -> u64 {
 }
 
 /// The length and alignment matrix: lengths 0..=300, around 512, 4 KiB,
-/// 64 KiB and 1 MiB, each at every offset 0..16, from a random register.
+/// 64 KiB and 1 MiB, each at every offset 0..16, from a random register,
+/// against the bit-by-bit reference; lengths 0..=300 at the offsets
+/// 16..64 against the table kernel.
 fn check_kernel(name: &str, kernel: Update<'_>) {
     let mut rng = Rng::new(0xc5c5_0025);
     let mut buf = vec![0u8; (1 << 20) + 32];
@@ -97,6 +99,22 @@ fn check_kernel(name: &str, kernel: Update<'_>) {
                 );
             }
         }
+        // The other alignments of a cache line, 16..64, for every length
+        // to 300, against the table kernel (itself checked against the
+        // reference above): a vector kernel's loads and its first and last
+        // partial lanes at every offset.
+        for len in 0..=300 {
+            for off in 16..64 {
+                let data = &buf[off..off + len];
+                let reg = rng.next_u64() & mask;
+                let want = c.from_normalised(table::update(&c, c.to_normalised(reg), data));
+                assert_eq!(
+                    run(&c, kernel, reg, data),
+                    want,
+                    "{name}: width {width} poly {poly:#x} refin {refin}, length {len} offset {off} from {reg:#x}"
+                );
+            }
+        }
         // Zero and all-ones registers on a few lengths.
         for len in [0, 16, 64, 1000] {
             for reg in [0, mask] {
@@ -123,6 +141,17 @@ fn pclmul_kernel() {
     }
 }
 
+/// The entries for one orientation (what `auto`'s and a forced engine's
+/// tables hold), each given constants of its orientation.
+#[test]
+fn pclmul_oriented_entries() {
+    if let Some(k) = token_or_skip(Feature::Pclmul, "crc pclmul", Pclmul::new()) {
+        check_kernel("pclmul oriented", &move |c, r, d| {
+            k.entry_for(c.reflected()).update(c, r, d)
+        });
+    }
+}
+
 #[test]
 fn vpclmul256_kernel() {
     if let Some(k) = token_or_skip(Feature::Vpclmul256, "crc vpclmul256", Vpclmul256::new()) {
@@ -130,10 +159,32 @@ fn vpclmul256_kernel() {
     }
 }
 
+/// The entries for one orientation (what `auto`'s and a forced engine's
+/// tables hold), each given constants of its orientation.
+#[test]
+fn vpclmul256_oriented_entries() {
+    if let Some(k) = token_or_skip(Feature::Vpclmul256, "crc vpclmul256", Vpclmul256::new()) {
+        check_kernel("vpclmul256 oriented", &move |c, r, d| {
+            k.entry_for(c.reflected()).update(c, r, d)
+        });
+    }
+}
+
 #[test]
 fn vpclmul512_kernel() {
     if let Some(k) = token_or_skip(Feature::Vpclmul, "crc vpclmul512", Vpclmul512::new()) {
         check_kernel("vpclmul512", &move |c, r, d| k.update(c, r, d));
+    }
+}
+
+/// The entries for one orientation (what `auto`'s and a forced engine's
+/// tables hold), each given constants of its orientation.
+#[test]
+fn vpclmul512_oriented_entries() {
+    if let Some(k) = token_or_skip(Feature::Vpclmul, "crc vpclmul512", Vpclmul512::new()) {
+        check_kernel("vpclmul512 oriented", &move |c, r, d| {
+            k.entry_for(c.reflected()).update(c, r, d)
+        });
     }
 }
 

@@ -64,6 +64,17 @@ impl CrcEngine {
         }
     }
 
+    /// The position of the engine in [`CrcEngine::ALL`].
+    pub const fn index(self) -> usize {
+        match self {
+            CrcEngine::Auto => 0,
+            CrcEngine::Table => 1,
+            CrcEngine::Pclmul => 2,
+            CrcEngine::Vpclmul256 => 3,
+            CrcEngine::Vpclmul512 => 4,
+        }
+    }
+
     /// The engine called `name`.
     pub fn from_name(name: &str) -> Option<CrcEngine> {
         CrcEngine::ALL.into_iter().find(|e| e.name() == name)
@@ -93,6 +104,20 @@ fn entry(engine: CrcEngine) -> Option<Entry> {
         CrcEngine::Pclmul => Pclmul::new().map(Pclmul::entry),
         CrcEngine::Vpclmul256 => Vpclmul256::new().map(Vpclmul256::entry),
         CrcEngine::Vpclmul512 => Vpclmul512::new().map(Vpclmul512::entry),
+    }
+}
+
+/// The kernel entry of one engine for constants of one orientation (no
+/// test of the orientation per call), for the tables made per
+/// orientation; `None` for `auto` or when unsupported.
+#[cfg(feature = "std")]
+fn entry_for(engine: CrcEngine, reflected: bool) -> Option<Entry> {
+    match engine {
+        CrcEngine::Auto => None,
+        CrcEngine::Table => Some(Entry::TABLE),
+        CrcEngine::Pclmul => Pclmul::new().map(|k| k.entry_for(reflected)),
+        CrcEngine::Vpclmul256 => Vpclmul256::new().map(|k| k.entry_for(reflected)),
+        CrcEngine::Vpclmul512 => Vpclmul512::new().map(|k| k.entry_for(reflected)),
     }
 }
 
@@ -145,16 +170,6 @@ pub fn configured_engine() -> Result<CrcEngine, EngineError> {
 #[cfg(feature = "std")]
 static DEFAULT: AtomicU8 = AtomicU8::new(0);
 
-/// Made-ready kernels, by index in [`CrcEngine::ALL`] (`None` if this CPU
-/// does not run the engine).
-#[cfg(feature = "std")]
-fn slot(engine: CrcEngine) -> Option<CrcKernel> {
-    use crate::race::Race;
-    static SLOTS: [Race<Option<CrcKernel>>; 5] = [const { Race::new() }; 5];
-    let i = CrcEngine::ALL.iter().position(|&e| e == engine)?;
-    *SLOTS[i].get_or_init(|| CrcKernel::new(engine).ok())
-}
-
 /// Makes `name` the engine of every spec but CRC-32/ISCSI from now on, for
 /// the whole process (as OpenZFS's writable `zfs_*_impl` parameters, and
 /// [`crate::crc32c::set_default`] for CRC-32/ISCSI): [`super::checksum`]
@@ -168,17 +183,15 @@ fn slot(engine: CrcEngine) -> Option<CrcKernel> {
 pub fn set_default(name: &str) -> Result<(), EngineError> {
     let engine = select_engine(name)?;
     // Made ready before it is published.
-    if slot(engine).is_none() {
+    if table(engine).is_none() {
         return Err(EngineError::new::<CrcKernel>(
             engine.name(),
             EngineErrorKind::Unsupported,
         ));
     }
-    let i = CrcEngine::ALL
-        .iter()
-        .position(|&e| e == engine)
-        .unwrap_or(0);
+    let i = engine.index();
     DEFAULT.store(i as u8 + 1, Ordering::Release);
+    CURRENT.store(i as u8 + 1, Ordering::Release);
     Ok(())
 }
 
@@ -187,6 +200,141 @@ pub fn set_default(name: &str) -> Result<(), EngineError> {
 #[cfg(feature = "std")]
 pub fn clear_default() {
     DEFAULT.store(0, Ordering::Release);
+    // The next call chooses again, from the variable.
+    CURRENT.store(0, Ordering::Release);
+}
+
+/// The engine [`super::checksum`] and friends run now: `1 + ` its index in
+/// [`CrcEngine::ALL`] (its [`table`] is made before it is stored here); 0
+/// before the first call and after [`clear_default`]. [`ENV_ERROR`] is
+/// added while the engine is `auto` because `MBHASH_CRC_ENGINE` is invalid
+/// and no default was set, which the checked entry points (the C library)
+/// report.
+#[cfg(feature = "std")]
+static CURRENT: AtomicU8 = AtomicU8::new(0);
+
+/// The flag of [`CURRENT`] for an invalid `MBHASH_CRC_ENGINE`.
+#[cfg(feature = "std")]
+const ENV_ERROR: u8 = 0x80;
+
+/// The kernel per orientation and size class of each engine, by `1 + ` its
+/// index in [`CrcEngine::ALL`] (slot 0 and those past the engines stay
+/// empty; eight, so that any index masked by 7 is in range); `None` if
+/// this CPU does not run the engine.
+#[cfg(feature = "std")]
+static TABLES: [crate::race::Race<Option<Selected>>; 8] = [const { crate::race::Race::new() }; 8];
+
+/// The made-ready table of `engine`, for the life of the process.
+#[cfg(feature = "std")]
+fn table(engine: CrcEngine) -> Option<&'static Selected> {
+    TABLES[engine.index() + 1]
+        .get_or_init(|| match engine {
+            CrcEngine::Auto => Some(Selected {
+                engine,
+                any: Entry::TABLE,
+                by_class: calibrated().0.by_class,
+            }),
+            e => match (entry(e), entry_for(e, false), entry_for(e, true)) {
+                (Some(any), Some(normal), Some(reflected)) => Some(Selected {
+                    engine: e,
+                    any,
+                    by_class: [[normal; CLASSES], [reflected; CLASSES]],
+                }),
+                _ => None,
+            },
+        })
+        .as_ref()
+}
+
+/// What [`CURRENT`] names, once it names something: one load, a mask and
+/// the slot's own check.
+#[cfg(feature = "std")]
+#[inline]
+fn current() -> Option<&'static Selected> {
+    let i = CURRENT.load(Ordering::Acquire);
+    TABLES[(i & 7) as usize].get().and_then(Option::as_ref)
+}
+
+/// The kernels the one-shot functions run now, chosen at first use.
+#[cfg(feature = "std")]
+#[inline]
+fn selected() -> &'static Selected {
+    match current() {
+        Some(s) => s,
+        None => choose(),
+    }
+}
+
+/// The first use (or the first after [`clear_default`]): the run-time
+/// default if one is set, else the variable's engine, else `auto`.
+#[cfg(feature = "std")]
+#[cold]
+#[inline(never)]
+fn choose() -> &'static Selected {
+    let (engine, flag) = match configured_engine() {
+        Ok(e) => (e, 0),
+        // The functions that cannot fail run `auto`; the checked ones
+        // report the error (`ready`).
+        Err(_) => (CrcEngine::Auto, ENV_ERROR),
+    };
+    let engine = match table(engine) {
+        Some(_) => engine,
+        None => CrcEngine::Auto,
+    };
+    let code = (engine.index() as u8 + 1) | flag;
+    // A default set meanwhile by `set_default` wins.
+    let _ = CURRENT.compare_exchange(0, code, Ordering::AcqRel, Ordering::Acquire);
+    current()
+        .or_else(|| table(CrcEngine::Auto))
+        .unwrap_or(&TABLE_ONLY)
+}
+
+/// Every class on the table kernel (which runs on any CPU): what
+/// [`choose`] falls back to if no table could be made (never, in practice:
+/// `auto`'s always can).
+#[cfg(feature = "std")]
+static TABLE_ONLY: Selected = Selected {
+    engine: CrcEngine::Table,
+    any: Entry::TABLE,
+    by_class: [[Entry::TABLE; CLASSES]; 2],
+};
+
+/// True once the first call has chosen the engine the one-shot functions
+/// run and while `MBHASH_CRC_ENGINE` has no error to report (or a default
+/// set by [`set_default`] overrides it): then the checked entry points
+/// (the C library's) need not ask [`configured_engine`]. One load and a
+/// comparison.
+#[inline]
+pub fn ready() -> bool {
+    #[cfg(feature = "std")]
+    {
+        let i = CURRENT.load(Ordering::Acquire);
+        i != 0 && i & ENV_ERROR == 0
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        true
+    }
+}
+
+/// Advances the normalised register over `data` with the kernels the
+/// one-shot functions run now (the engine [`set_default`] set, else
+/// `MBHASH_CRC_ENGINE`'s, else `auto`). After the first call: one load of
+/// the current table, the size class and one call of the kernel.
+/// `reflected` is the constants' orientation (`c.reflected()`), given by
+/// callers that know it at compile time.
+#[inline(always)]
+pub(crate) fn update_current(reflected: bool, c: &Consts, reg: u64, data: &[u8]) -> u64 {
+    #[cfg(feature = "std")]
+    {
+        debug_assert_eq!(reflected, c.reflected());
+        selected().by_class[reflected as usize][class(data.len())].update(c, reg, data)
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        let _ = reflected;
+        CrcKernel::configured().update_normalised(c, reg, data)
+    }
 }
 
 /// A CRC engine made ready (its kernels detected): what [`super::Crc`]
@@ -265,28 +413,26 @@ impl CrcKernel {
     pub fn configured() -> CrcKernel {
         #[cfg(feature = "std")]
         {
-            use crate::race::Race;
-            static CONFIGURED: Race<CrcKernel> = Race::new();
-            let set = DEFAULT.load(Ordering::Acquire);
-            if set != 0
-                && let Some(k) = slot(CrcEngine::ALL[(set - 1) as usize % 5])
-            {
-                return k;
+            let s = selected();
+            match s.engine {
+                CrcEngine::Auto => CrcKernel {
+                    engine: CrcEngine::Auto,
+                    imp: Imp::Auto(s),
+                },
+                e => CrcKernel {
+                    engine: e,
+                    imp: Imp::One(s.any),
+                },
             }
-            *CONFIGURED.get_or_init(CrcKernel::configured_uncached)
         }
         #[cfg(not(feature = "std"))]
         {
-            CrcKernel::configured_uncached()
+            let engine = configured_engine().unwrap_or(CrcEngine::Auto);
+            CrcKernel::new(engine).unwrap_or_else(|_| CrcKernel {
+                engine: CrcEngine::Auto,
+                imp: auto_imp(),
+            })
         }
-    }
-
-    fn configured_uncached() -> CrcKernel {
-        let engine = configured_engine().unwrap_or(CrcEngine::Auto);
-        CrcKernel::new(engine).unwrap_or(CrcKernel {
-            engine: CrcEngine::Auto,
-            imp: auto_imp(),
-        })
     }
 
     /// The engine.
@@ -333,7 +479,7 @@ impl CrcKernel {
 /// CRC32C kernels advance, whatever the spec's `init` and `xorout`.
 #[cfg(feature = "std")]
 #[inline]
-fn is_crc32c(spec: &CrcSpec) -> bool {
+pub(crate) fn is_crc32c(spec: &CrcSpec) -> bool {
     let c = CRC32_ISCSI;
     spec.width == c.width && spec.poly == c.poly && spec.refin == c.refin
 }
@@ -371,11 +517,16 @@ impl EngineNames for CrcKernel {
     }
 }
 
-/// `auto` made ready: a kernel entry per orientation (not reflected,
-/// reflected) and size class.
+/// An engine made ready: a kernel entry per orientation (not reflected,
+/// reflected) and size class (for an engine of one kernel, the same entry
+/// everywhere).
 #[cfg(feature = "std")]
 #[derive(Debug)]
 struct Selected {
+    engine: CrcEngine,
+    /// An engine of one kernel: its entry for constants of either
+    /// orientation (what a [`CrcKernel`] of it runs); unused by `auto`.
+    any: Entry,
     by_class: [[Entry; CLASSES]; 2],
 }
 
@@ -464,13 +615,22 @@ fn calibrate() -> (Selected, AutoChoices) {
             }
         });
         let picked = cheapest(&cost[o], table.unwrap_or(0));
+        // The chosen kernels' entries for this orientation alone.
+        let oriented = CrcEngine::KERNELS.map(|k| entry_for(k, o == 1));
         for (b, slot) in by_class[o].iter_mut().enumerate() {
             let i = picked[b.min(TIMED_CLASSES)];
-            *slot = entries[i].unwrap_or(Entry::TABLE);
+            *slot = oriented[i].unwrap_or(Entry::TABLE);
         }
         choice[o] = picked.map(|i| CrcEngine::KERNELS[i]);
     }
-    (Selected { by_class }, AutoChoices { cost, choice })
+    (
+        Selected {
+            engine: CrcEngine::Auto,
+            any: Entry::TABLE,
+            by_class,
+        },
+        AutoChoices { cost, choice },
+    )
 }
 
 /// A spec's constants kept for the process: a lock-free list that only

@@ -51,7 +51,7 @@ mod variant;
 
 #[cfg(feature = "std")]
 pub use engine::{AutoChoices, ENGINE_VAR, auto_choices, clear_default, set_default};
-pub use engine::{CrcEngine, CrcKernel, configured_engine, engines, select_engine};
+pub use engine::{CrcEngine, CrcKernel, configured_engine, engines, ready, select_engine};
 pub use mbhash_simd::crc::Consts;
 pub use spec::{CrcSpec, SpecError};
 pub use variant::*;
@@ -97,9 +97,36 @@ pub fn append(spec: &CrcSpec, crc: u64, data: &[u8]) -> u64 {
 /// engine. Bits of `reg` above the width are ignored.
 #[inline]
 pub fn update_register(spec: &CrcSpec, reg: u64, data: &[u8]) -> u64 {
+    update_register_of(spec, consts(spec), reg, data)
+}
+
+/// [`update_register`] with the spec's constants `consts` (from
+/// [`consts`]). Inlined into each arm of [`Variant::update_register`],
+/// where the spec and its constants are compile-time values: the tests of
+/// the parameters fold away, and what is left is the mask, the current
+/// kernel table's load and the kernel's call.
+#[inline(always)]
+fn update_register_of(
+    spec: &CrcSpec,
+    consts: Option<&'static Consts>,
+    reg: u64,
+    data: &[u8],
+) -> u64 {
     let reg = reg & spec.mask();
-    match consts(spec) {
-        Some(c) => CrcKernel::for_spec(spec).update_register(c, reg, data),
+    // CRC-32/ISCSI on the CRC32C engines, whatever its init and xorout.
+    #[cfg(feature = "std")]
+    if engine::is_crc32c(spec) {
+        return u64::from(!crate::crc32c::crc32c_append(!(reg as u32), data));
+    }
+    match consts {
+        Some(c) => {
+            // The spec's own width and reflection (equal to the
+            // constants'; compile-time values for a named variant).
+            let shift = 64 - u32::from(spec.width);
+            let normalised = if spec.refin { reg } else { reg << shift };
+            let out = engine::update_current(spec.refin, c, normalised, data);
+            if spec.refin { out } else { out >> shift }
+        }
         None => bitwise_register(spec, reg, data),
     }
 }
@@ -403,11 +430,14 @@ impl Variant {
     #[inline]
     pub fn checksum(self, data: &[u8]) -> u64 {
         let spec = self.spec();
-        spec.finish_register(CrcKernel::for_spec(spec).update_register(
-            self.consts(),
-            spec.init_register(),
-            data,
-        ))
+        spec.finish_register(self.update_register(spec.init_register(), data))
+    }
+
+    /// Continues a CRC of the variant, as [`append`] of its spec.
+    #[inline]
+    pub fn append(self, crc: u64, data: &[u8]) -> u64 {
+        let spec = self.spec();
+        spec.finish_register(self.update_register(spec.register_of(crc), data))
     }
 }
 

@@ -47,10 +47,20 @@ fn set_default_switches_the_engine() {
     assert!(set_default("avx9000").is_err());
     assert_eq!(CrcKernel::configured().engine(), CrcEngine::Table);
     clear_default();
+    // The one-shot functions choose again at their next call.
+    assert_eq!(checksum(&CRC64_NVME, b"123456789"), CRC64_NVME.check);
+    assert_eq!(ready(), configured_engine().is_ok());
     assert_eq!(
         CrcKernel::configured().engine(),
         configured_engine().unwrap_or(CrcEngine::Auto)
     );
+    set_default("table").unwrap();
+    assert!(ready());
+    assert_eq!(
+        Variant::Crc16T10Dif.checksum(b"123456789"),
+        CRC16_T10_DIF.check
+    );
+    clear_default();
 }
 
 /// The paths of a `no_std` build for a spec without constants (bit by

@@ -54,11 +54,32 @@ macro_rules! variants {
 
             /// The kernel constants, made at compile time (shared by the
             /// variants of the same width, polynomial and reflection).
+            #[inline]
             pub fn consts(self) -> &'static Consts {
                 match self {
                     $(Variant::$variant => {
                         named_consts($width, $poly, $refin).expect("a named CRC's constants")
                     })*
+                }
+            }
+
+            /// Advances the raw register `reg` (right-aligned, in the
+            /// input's bit order; bits above the width are ignored) over
+            /// `data` on the configured engine, as
+            /// [`super::update_register`] of the spec does. Each variant's
+            /// arm is that function specialised for the variant (its
+            /// constants, width and reflection known at compile time), so
+            /// a caller that names the variant pays for no look-up of
+            /// constants and no test of the spec's parameters.
+            #[inline]
+            pub fn update_register(self, reg: u64, data: &[u8]) -> u64 {
+                match self {
+                    $(Variant::$variant => super::update_register_of(
+                        &$konst,
+                        named_consts($width, $poly, $refin),
+                        reg,
+                        data,
+                    ),)*
                 }
             }
         }

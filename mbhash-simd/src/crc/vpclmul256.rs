@@ -67,6 +67,25 @@ impl Vpclmul256 {
             match self {}
         }
     }
+
+    /// The kernel for constants of one orientation as an [`Entry`]: no
+    /// test of the constants' reflection per call. Only for constants
+    /// with `reflected() == reflected` (others give a wrong CRC).
+    pub fn entry_for(self, reflected: bool) -> Entry {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if reflected {
+                Entry(x86::run::<true>)
+            } else {
+                Entry(x86::run::<false>)
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = reflected;
+            match self {}
+        }
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -145,7 +164,8 @@ mod x86 {
 
     #[inline]
     #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
-    fn run<const REFL: bool>(c: &Consts, reg: u64, data: &[u8]) -> u64 {
+    pub(crate) fn run<const REFL: bool>(c: &Consts, reg: u64, data: &[u8]) -> u64 {
+        debug_assert_eq!(c.reflected, REFL, "an entry of the other orientation");
         if data.len() < MIN_LEN {
             return narrow::run::<REFL>(c, reg, data);
         }
