@@ -43,7 +43,10 @@ for crate in mbhash-simd mbhash-core mbhash-test-support; do
   tar -xzf "$packages/$crate-$version.crate" -C "$unpacked"
 done
 cd "$unpacked/mbhash-core-$version"
-# The unpacked package is a workspace of its own. Its tests run with the
+# A workspace of its own, wherever the target directory is (inside this
+# checkout, cargo would take the repository's workspace for its own).
+printf '\n[workspace]\n' >>Cargo.toml
+# The unpacked package's tests run with the
 # repository's test profile (the workspace's [profile.dev], which a package
 # manifest does not carry): the service's latency test compares against a
 # kernel built as in release. Its mbhash dependencies are path
