@@ -1,6 +1,8 @@
-//! The readable reference MD5 compression: no `unsafe`, no tricks.
+//! The portable MD5 compression, one stream: no `unsafe`.
 //!
-//! It is the oracle every SIMD kernel is tested against.
+//! It is the kernel for a single job and the oracle every SIMD kernel is
+//! tested against (it is itself tested against the `md-5` crate and RFC
+//! 1321's answers).
 
 use super::{Block, Compress, K, S, State, message_index};
 
@@ -31,38 +33,154 @@ pub fn compress(state: &mut State, blocks: &[Block]) {
     }
 }
 
+/// Message word `k` of `block`, little-endian.
+#[inline(always)]
+fn word(block: &Block, k: usize) -> u32 {
+    let [b0, b1, b2, b3] = [
+        block[4 * k],
+        block[4 * k + 1],
+        block[4 * k + 2],
+        block[4 * k + 3],
+    ];
+    u32::from_le_bytes([b0, b1, b2, b3])
+}
+
+/// One block: the 64 steps unrolled (RFC 1321, 3.4), the message index and
+/// rotation of each a constant.
+///
+/// Each step is `a = b + ((a + F(b, c, d) + X[k] + T[i]) <<< s)`, and the
+/// words turn; what bounds a block is the chain from one step's `b` to the
+/// next, so every step adds first what does not wait for `b` (`a`, the
+/// message word and the constant, and whatever part of `F` needs only `c`
+/// and `d`) and the part of `F` that reads `b` last:
+///
+/// * round 1, `F = (b & c) | (!b & d)`, as `d ^ (b & (c ^ d))`: two
+///   operations after `b`;
+/// * round 2, `G = (b & d) | (c & !d)`: the two halves have no bit in
+///   common, so `G` is their sum, and `c & !d` is added before `b` is known;
+///   one AND after `b`, then an addition;
+/// * round 3, `H = b ^ c ^ d`, as `b ^ (c ^ d)`;
+/// * round 4, `I = c ^ (b | !d)`, with `!d` made before `b` is known.
+///
+/// The step constants are read from `K` through [`core::hint::black_box`]:
+/// as literals, LLVM's reassociation moves them to the end of the sum,
+/// after `F`, which puts one more addition on the chain from `b` (GCC keeps
+/// them early, in one `lea` with the message word). Loads from the table
+/// cost a load port each, not latency.
+#[inline(always)]
 fn compress_block(state: &mut State, block: &Block) {
-    let mut x = [0u32; 16];
-    for (w, bytes) in x.iter_mut().zip(block.chunks_exact(4)) {
-        *w = u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    let [mut a, mut b, mut c, mut d] = *state;
+    let t = core::hint::black_box(&K);
+
+    macro_rules! step {
+        (F, $a:ident, $b:ident, $c:ident, $d:ident, $i:literal) => {
+            $a = $a
+                .wrapping_add(word(block, const { message_index($i) }))
+                .wrapping_add(t[$i])
+                .wrapping_add($d ^ ($b & ($c ^ $d)));
+            $a = $a
+                .rotate_left(const { S[$i / 16][$i % 4] })
+                .wrapping_add($b);
+        };
+        (G, $a:ident, $b:ident, $c:ident, $d:ident, $i:literal) => {
+            $a = $a
+                .wrapping_add(word(block, const { message_index($i) }))
+                .wrapping_add(t[$i])
+                .wrapping_add($c & !$d)
+                .wrapping_add($b & $d);
+            $a = $a
+                .rotate_left(const { S[$i / 16][$i % 4] })
+                .wrapping_add($b);
+        };
+        (H, $a:ident, $b:ident, $c:ident, $d:ident, $i:literal) => {
+            $a = $a
+                .wrapping_add(word(block, const { message_index($i) }))
+                .wrapping_add(t[$i])
+                .wrapping_add($b ^ ($c ^ $d));
+            $a = $a
+                .rotate_left(const { S[$i / 16][$i % 4] })
+                .wrapping_add($b);
+        };
+        (I, $a:ident, $b:ident, $c:ident, $d:ident, $i:literal) => {
+            $a = $a
+                .wrapping_add(word(block, const { message_index($i) }))
+                .wrapping_add(t[$i])
+                .wrapping_add($c ^ ($b | !$d));
+            $a = $a
+                .rotate_left(const { S[$i / 16][$i % 4] })
+                .wrapping_add($b);
+        };
     }
 
-    // The four rounds (RFC 1321, 3.4), each with its auxiliary function of
-    // B, C and D.
-    let rounds: [fn(u32, u32, u32) -> u32; 4] = [
-        |b, c, d| (b & c) | (!b & d),
-        |b, c, d| (b & d) | (c & !d),
-        |b, c, d| b ^ c ^ d,
-        |b, c, d| c ^ (b | !d),
-    ];
-    let [mut a, mut b, mut c, mut d] = *state;
-    for (r, f) in rounds.into_iter().enumerate() {
-        for j in 0..16 {
-            let i = 16 * r + j;
-            // [abcd k s i]: a = b + ((a + F(b, c, d) + X[k] + T[i]) <<< s),
-            // then the words turn: the new word is the next step's b. (The
-            // terms that do not wait for the previous step's b come first.)
-            let sum = a
-                .wrapping_add(x[message_index(i)])
-                .wrapping_add(K[i])
-                .wrapping_add(f(b, c, d));
-            let new_b = b.wrapping_add(sum.rotate_left(S[r][j % 4]));
-            a = d;
-            d = c;
-            c = b;
-            b = new_b;
-        }
-    }
+    // RFC 1321, 3.4: [abcd k s i] with `k` and `s` from the step number.
+    step!(F, a, b, c, d, 0);
+    step!(F, d, a, b, c, 1);
+    step!(F, c, d, a, b, 2);
+    step!(F, b, c, d, a, 3);
+    step!(F, a, b, c, d, 4);
+    step!(F, d, a, b, c, 5);
+    step!(F, c, d, a, b, 6);
+    step!(F, b, c, d, a, 7);
+    step!(F, a, b, c, d, 8);
+    step!(F, d, a, b, c, 9);
+    step!(F, c, d, a, b, 10);
+    step!(F, b, c, d, a, 11);
+    step!(F, a, b, c, d, 12);
+    step!(F, d, a, b, c, 13);
+    step!(F, c, d, a, b, 14);
+    step!(F, b, c, d, a, 15);
+
+    step!(G, a, b, c, d, 16);
+    step!(G, d, a, b, c, 17);
+    step!(G, c, d, a, b, 18);
+    step!(G, b, c, d, a, 19);
+    step!(G, a, b, c, d, 20);
+    step!(G, d, a, b, c, 21);
+    step!(G, c, d, a, b, 22);
+    step!(G, b, c, d, a, 23);
+    step!(G, a, b, c, d, 24);
+    step!(G, d, a, b, c, 25);
+    step!(G, c, d, a, b, 26);
+    step!(G, b, c, d, a, 27);
+    step!(G, a, b, c, d, 28);
+    step!(G, d, a, b, c, 29);
+    step!(G, c, d, a, b, 30);
+    step!(G, b, c, d, a, 31);
+
+    step!(H, a, b, c, d, 32);
+    step!(H, d, a, b, c, 33);
+    step!(H, c, d, a, b, 34);
+    step!(H, b, c, d, a, 35);
+    step!(H, a, b, c, d, 36);
+    step!(H, d, a, b, c, 37);
+    step!(H, c, d, a, b, 38);
+    step!(H, b, c, d, a, 39);
+    step!(H, a, b, c, d, 40);
+    step!(H, d, a, b, c, 41);
+    step!(H, c, d, a, b, 42);
+    step!(H, b, c, d, a, 43);
+    step!(H, a, b, c, d, 44);
+    step!(H, d, a, b, c, 45);
+    step!(H, c, d, a, b, 46);
+    step!(H, b, c, d, a, 47);
+
+    step!(I, a, b, c, d, 48);
+    step!(I, d, a, b, c, 49);
+    step!(I, c, d, a, b, 50);
+    step!(I, b, c, d, a, 51);
+    step!(I, a, b, c, d, 52);
+    step!(I, d, a, b, c, 53);
+    step!(I, c, d, a, b, 54);
+    step!(I, b, c, d, a, 55);
+    step!(I, a, b, c, d, 56);
+    step!(I, d, a, b, c, 57);
+    step!(I, c, d, a, b, 58);
+    step!(I, b, c, d, a, 59);
+    step!(I, a, b, c, d, 60);
+    step!(I, d, a, b, c, 61);
+    step!(I, c, d, a, b, 62);
+    step!(I, b, c, d, a, 63);
+
     for (s, v) in state.iter_mut().zip([a, b, c, d]) {
         *s = s.wrapping_add(v);
     }

@@ -76,6 +76,13 @@ pub(super) fn compress<V: Vector<N>, const N: usize>(
     for b in &mut blocks {
         *b = &b[..n];
     }
+    // The round constants as run-time values: LLVM's reassociation moves a
+    // constant to the end of a sum, so with `K` as a literal it computed
+    // `((W + e) + f) + K + ROTL⁵(a)`, which leaves the path from `b` to the
+    // next `a` with no slack. Opaque, they rank with the message words and
+    // the sum stays as `round` writes it: `(W + K) + e` early, then `f`,
+    // then `ROTL⁵(a)`. The cost is one 16-byte load per call.
+    let k = core::hint::black_box(K);
     let mut s = V::load_states(token, &states);
     #[allow(clippy::needless_range_loop, reason = "`i` indexes every lane")]
     for i in 0..n {
@@ -84,7 +91,7 @@ pub(super) fn compress<V: Vector<N>, const N: usize>(
             *lane = &b[i];
         }
         let m = V::load_block(token, m);
-        s = compress_block(s, m);
+        s = compress_block(s, m, &k);
     }
     V::store_states(s, &mut states);
 }
@@ -93,8 +100,13 @@ pub(super) fn compress<V: Vector<N>, const N: usize>(
 ///
 /// The rounds are unrolled: the schedule window has 16 slots and the round
 /// function changes every 20 rounds, so the pattern repeats only after 80.
+/// `k` is [`K`], passed in as a run-time value (see [`compress`]).
 #[inline(always)]
-fn compress_block<V: Vector<N>, const N: usize>(state: [V; 5], mut w: [V; 16]) -> [V; 5] {
+fn compress_block<V: Vector<N>, const N: usize>(
+    state: [V; 5],
+    mut w: [V; 16],
+    k: &[u32; 4],
+) -> [V; 5] {
     let mut s = state;
     // Round `t` uses slot `t % 16`, which holds `W[t]`; in rounds 0..64 the
     // slot is then overwritten with `W[t + 16]`.
@@ -111,10 +123,10 @@ fn compress_block<V: Vector<N>, const N: usize>(state: [V; 5], mut w: [V; 16]) -
             }
         )*};
     }
-    rounds!(CH, K[0]; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
-    rounds!(PARITY, K[1]; 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39);
-    rounds!(MAJ, K[2]; 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59);
-    rounds!(PARITY, K[3]; 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
+    rounds!(CH, k[0]; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19);
+    rounds!(PARITY, k[1]; 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39);
+    rounds!(MAJ, k[2]; 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59);
+    rounds!(PARITY, k[3]; 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79);
     let mut out = state;
     for (o, x) in out.iter_mut().zip(s) {
         *o = o.add(x);
