@@ -52,8 +52,10 @@ use crate::alg::{Algorithm, Family};
 /// [`with_algo!`](crate::with_algo), the hashers, the manager and context
 /// aliases, the pool's store, the service's stream tables and the C
 /// library's manager union are generated from it. A callback that needs
-/// only the names matches each entry's braces as one token tree
-/// (`$v:ident = $t:ident $info:tt;`).
+/// only the variant and marker matches each entry's braces as one token
+/// tree (`$v:ident = $t:ident $info:tt;`); `for_each_algorithm!(@names m)`
+/// calls `m` with `Variant Marker Family Hasher Manager Context "name"
+/// "TAG";` per algorithm.
 #[macro_export]
 macro_rules! for_each_algorithm {
     (@list [$($m:tt)*] [$($args:tt)*]) => {
@@ -138,8 +140,29 @@ macro_rules! for_each_algorithm {
             };
         }
     };
+    // The names only: `$m! { Variant Marker Family Hasher Manager Context
+    // "name" "TAG"; ... }`, for code that needs no more of an entry.
+    (@names $m:ident) => {
+        $crate::for_each_algorithm! { @list [$crate::__algorithm_names] [$m] }
+    };
     ($m:ident $(, $($args:tt)*)?) => {
         $crate::for_each_algorithm! { @list [$m] [$($($args)*)?] }
+    };
+}
+
+/// [`for_each_algorithm!`](crate::for_each_algorithm)`(@names m)`: calls `m`
+/// with each algorithm's variant, marker, family, hasher, manager and
+/// context names, its name and its tag.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __algorithm_names {
+    ([$m:ident] $($(#[$doc:meta])* $v:ident = $t:ident {
+        family: $family:ident, iv: $iv:path, len: $len:literal,
+        name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
+        hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
+        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident], c: $c:literal $(,)?
+    };)*) => {
+        $m! { $($v $t $family $hasher $manager $context $name $tag;)* }
     };
 }
 

@@ -75,19 +75,14 @@ pub use manager::{Context, ErrorKind, Flags, JobManager, Status, SubmitError};
 /// Every algorithm's marker, hasher, manager and context at the crate root,
 /// from the catalogue ([`for_each_algorithm!`]).
 macro_rules! reexports {
-    ([] $($(#[$doc:meta])* $v:ident = $t:ident {
-        family: $family:ident, iv: $iv:path, len: $len:literal,
-        name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
-        hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
-        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident], c: $c:literal $(,)?
-    };)*) => {
+    ($($v:ident $t:ident $family:ident $hasher:ident $manager:ident $context:ident $name:literal $tag:literal;)*) => {
         pub use alg::{$($t),*};
         pub use hasher::{$($hasher),*};
         pub use manager::{$($manager, $context),*};
     };
 }
 
-for_each_algorithm!(reexports);
+for_each_algorithm!(@names reexports);
 #[cfg(feature = "std")]
 pub use many::hash_many;
 pub use many::{hash_many_into, hash_many_with};

@@ -496,12 +496,7 @@ pub struct JobManager<'a, A: Algorithm> {
 /// The manager and context aliases of every algorithm in the catalogue
 /// ([`for_each_algorithm!`](crate::for_each_algorithm)).
 macro_rules! aliases {
-    ([] $($(#[$doc:meta])* $v:ident = $t:ident {
-        family: $family:ident, iv: $iv:path, len: $len:literal,
-        name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
-        hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
-        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident], c: $c:literal $(,)?
-    };)*) => {$(
+    ($($v:ident $t:ident $family:ident $hasher:ident $manager:ident $context:ident $name:literal $tag:literal;)*) => {$(
         #[doc = concat!("A ", $tag, " job manager.")]
         pub type $manager<'a> = JobManager<'a, crate::alg::$t>;
         #[doc = concat!("A ", $tag, " stream context.")]
@@ -509,7 +504,7 @@ macro_rules! aliases {
     )*};
 }
 
-crate::for_each_algorithm!(aliases);
+crate::for_each_algorithm!(@names aliases);
 
 impl<A: Algorithm> Default for JobManager<'_, A> {
     fn default() -> Self {

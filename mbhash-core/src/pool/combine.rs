@@ -27,12 +27,7 @@ pub(super) const fn lanes<F: alg::Family>() -> usize {
 /// stack, which is scarce in a kernel) and reached only by the slot's
 /// combiner.
 macro_rules! store {
-    ([] $($(#[$doc:meta])* $v:ident = $t:ident {
-        family: $family:ident, iv: $iv:path, len: $len:literal,
-        name: $name:literal, tag: $tag:literal, tags: [$($tags:literal),*], hashlib: $hashlib:literal,
-        hasher: $hasher:ident $hdoc:literal, manager: $manager:ident, context: $context:ident,
-        oid: $oid:literal, sizes: [$out:ident, $block:ident, $core_state:ident, $state:ident], c: $c:literal $(,)?
-    };)*) => {
+    ($($v:ident $t:ident $family:ident $hasher:ident $manager:ident $context:ident $name:literal $tag:literal;)*) => {
         pub(super) enum Store {
             /// No combiner ran here yet.
             Empty,
@@ -56,7 +51,7 @@ macro_rules! store {
     };
 }
 
-crate::for_each_algorithm!(store);
+crate::for_each_algorithm!(@names store);
 
 /// An algorithm whose contexts a [`Store`] holds.
 pub(super) trait Stored: Algorithm {
