@@ -198,6 +198,8 @@ fn family<K: mbhash_core::engine::Kernels>() -> Option<String> {
     if let Some(e) = &error {
         println!("  error: {e}; running auto");
     }
+    // The name column: 9 wide, or the family's longest name.
+    let width = Engine::<K>::names().map(str::len).max().unwrap_or(0).max(9);
     for name in Engine::<K>::names() {
         let support = if Engine::<K>::is_supported(name) {
             "supported"
@@ -209,7 +211,7 @@ fn family<K: mbhash_core::engine::Kernels>() -> Option<String> {
         } else {
             ""
         };
-        println!("  {name:<9} {support:<12}{mark}");
+        println!("  {name:<width$} {support:<12}{mark}");
     }
     println!(
         "  auto: {} lanes; cost per block per kernel call, measured on this CPU:",
