@@ -23,9 +23,36 @@ const STACK: usize = 2 << 20;
 /// the process, so a thread is only started with room for it).
 pub const THREAD_ROOM: usize = 2 * STACK;
 
-/// True if [`THREAD_ROOM`] bytes can be allocated now (and are given back).
+/// True if [`THREAD_ROOM`] bytes of address space are free now: under
+/// `RLIMIT_AS` (Linux), the limit less what the process maps; and
+/// [`THREAD_ROOM`] bytes can be allocated (and are given back).
 pub fn room_for_a_thread() -> bool {
+    #[cfg(target_os = "linux")]
+    if address_space_left().is_some_and(|left| left < THREAD_ROOM as u64) {
+        return false;
+    }
     Vec::<u8>::new().try_reserve_exact(THREAD_ROOM).is_ok()
+}
+
+/// The address space left under `RLIMIT_AS`: the limit less the process's
+/// `VmSize`; `None` without a limit or without `/proc`. The allocation
+/// alone does not tell: the allocator may serve it from memory it already
+/// holds (glibc raises its mmap threshold after a large block is freed, so
+/// the probe's own block comes back from the heap), and say there is room
+/// where a new thread's stack or signal stack cannot be mapped.
+#[cfg(target_os = "linux")]
+fn address_space_left() -> Option<u64> {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::As).current?;
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmSize:"))?
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()?;
+    Some(limit.saturating_sub(kib.saturating_mul(1024)))
 }
 
 /// Configures and starts a [`HashService`].
