@@ -35,6 +35,31 @@
 //! every constant in that order with [`mulmod`] and [`xpow`] and reflects
 //! the ones a reflected kernel needs.
 
+/// A folding token's `entry_for`: its module's `x86::run` for one
+/// orientation as an [`Entry`] (written once for the three tokens).
+macro_rules! entry_for {
+    () => {
+        /// The kernel for constants of one orientation as an [`Entry`]: no
+        /// test of the constants' reflection per call. Only for constants
+        /// with `reflected() == reflected` (others give a wrong CRC).
+        pub fn entry_for(self, reflected: bool) -> Entry {
+            #[cfg(target_arch = "x86_64")]
+            {
+                if reflected {
+                    Entry(x86::run::<true>)
+                } else {
+                    Entry(x86::run::<false>)
+                }
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                let _ = reflected;
+                match self {}
+            }
+        }
+    };
+}
+
 pub mod pclmul;
 pub mod table;
 pub mod vpclmul256;

@@ -87,24 +87,7 @@ impl Pclmul {
         }
     }
 
-    /// The kernel for constants of one orientation as an [`Entry`]: no
-    /// test of the constants' reflection per call. Only for constants
-    /// with `reflected() == reflected` (others give a wrong CRC).
-    pub fn entry_for(self, reflected: bool) -> Entry {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if reflected {
-                Entry(x86::run::<true>)
-            } else {
-                Entry(x86::run::<false>)
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = reflected;
-            match self {}
-        }
-    }
+    entry_for!();
 }
 
 #[cfg(target_arch = "x86_64")]
