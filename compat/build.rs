@@ -59,12 +59,19 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=Cargo.toml");
 
+    // The graph of the target being built only: without the filter, cargo
+    // metadata wants every platform's packages on disk (Windows, wasm),
+    // which a build for this target never downloads, and --offline then
+    // fails on a fresh cargo home.
+    let target = env::var("TARGET").expect("TARGET");
     let output = Command::new(cargo)
         .args([
             "metadata",
             "--format-version",
             "1",
             "--offline",
+            "--filter-platform",
+            &target,
             "--manifest-path",
         ])
         .arg(manifest_dir.join("Cargo.toml"))
