@@ -12,9 +12,10 @@ mod common;
 
 use common::{Job, Rng, TestFamily, run_jobs};
 use mbhash_core::alg::{
-    Algorithm, Md5Alg, Sha1Alg, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg,
-    Sha512Alg, Sm3Alg,
+    Md5Alg, Sha1Alg, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg,
+    Sm3Alg,
 };
+use mbhash_core::engine::HashAlgorithm;
 use mbhash_core::engine::{
     Engine, Kernels, LaneEngine, Md5Kernels, Sha1Kernels, Sha256Kernels, Sha512Kernels, Sm3Kernels,
 };
@@ -64,7 +65,7 @@ fn load(file: &str) -> Vec<Vector> {
     out
 }
 
-fn check<A: Algorithm>(file: &str)
+fn check<A: HashAlgorithm>(file: &str)
 where
     A::Family: TestFamily,
 {
@@ -72,7 +73,7 @@ where
 }
 
 /// Checks `vectors` (named `file` in messages) on every path.
-fn check_vectors<A: Algorithm>(file: &str, vectors: &[Vector])
+fn check_vectors<A: HashAlgorithm>(file: &str, vectors: &[Vector])
 where
     A::Family: TestFamily,
 {
@@ -314,7 +315,7 @@ fn monte_carlo(
     }
 }
 
-fn check_monte<A: Algorithm>(file: &str)
+fn check_monte<A: HashAlgorithm>(file: &str)
 where
     A::Family: TestFamily,
 {
@@ -378,14 +379,34 @@ fn sha1_monte() {
 /// again.
 #[test]
 fn forced_engine_is_the_one_run() {
-    fn check<K: Kernels, A: Algorithm<Family = K::Family>>()
+    fn check<K: Kernels, A: HashAlgorithm<Family = K::Family>>()
     where
-        K::Family: mbhash_core::alg::Family<Engine = Engine<K>>,
+        K::Family: mbhash_core::engine::FamilyEngine<Engine = Engine<K>>,
     {
         let Some(name) = std::env::var_os(K::ENV_VAR) else {
             return;
         };
         let name = name.to_str().expect("an engine name is UTF-8");
+        // An engine of an instruction set this CPU lacks (CI forces every
+        // engine on every machine) is a skip, a failure where
+        // MBHASH_REQUIRE names the feature; an unknown name is a failure.
+        assert!(
+            Engine::<K>::names().any(|n| n == name),
+            "{}={name}: no such engine",
+            K::ENV_VAR
+        );
+        if !Engine::<K>::is_supported(name) {
+            let feature =
+                mbhash_test_support::engine_feature(name).expect("auto and scalar always run");
+            let why = mbhash_simd::cpu::Feature::from_name(feature)
+                .map_or("unknown", mbhash_simd::cpu::unavailable_reason);
+            mbhash_test_support::skip_or_require(
+                feature,
+                &format!("{}={name}", K::ENV_VAR),
+                &format!("needs {feature} but {why}"),
+            );
+            return;
+        }
         let configured = Engine::<K>::try_configured().expect("the forced engine is usable");
         assert_eq!(configured.name(), name, "{}", K::ENV_VAR);
         assert_eq!(
