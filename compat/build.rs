@@ -61,22 +61,27 @@ fn main() {
 
     // The graph of the target being built only: without the filter, cargo
     // metadata wants every platform's packages on disk (Windows, wasm),
-    // which a build for this target never downloads, and --offline then
-    // fails on a fresh cargo home.
+    // which a build for this target never downloads. Offline first (the
+    // usual case: `cargo test` has downloaded the dev-dependencies); a
+    // plain `cargo build` of the workspace on a fresh cargo home has not
+    // downloaded this crate's dev-dependencies, and then cargo metadata
+    // fetches them (unless cargo runs offline, when the error says so).
     let target = env::var("TARGET").expect("TARGET");
-    let output = Command::new(cargo)
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--offline",
-            "--filter-platform",
-            &target,
-            "--manifest-path",
-        ])
-        .arg(manifest_dir.join("Cargo.toml"))
-        .output()
-        .expect("cannot run cargo metadata");
+    let metadata = |offline: bool| {
+        let mut cmd = Command::new(&cargo);
+        cmd.args(["metadata", "--format-version", "1"]);
+        if offline {
+            cmd.arg("--offline");
+        }
+        cmd.args(["--filter-platform", &target, "--manifest-path"])
+            .arg(manifest_dir.join("Cargo.toml"))
+            .output()
+            .expect("cannot run cargo metadata")
+    };
+    let mut output = metadata(true);
+    if !output.status.success() {
+        output = metadata(false);
+    }
     assert!(
         output.status.success(),
         "cargo metadata failed: {}",
