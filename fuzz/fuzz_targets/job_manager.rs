@@ -7,10 +7,11 @@ use libfuzzer_sys::fuzz_target;
 use mbhash_core::alg::{Algorithm, Md5Alg, Sha1Alg, Sha256Alg, Sm3Alg};
 use mbhash_core::{Context, Flags, JobManager, Status};
 use sha2::Digest;
+use mbhash_core::engine::HashAlgorithm;
 
 /// Runs the operations of `data` on a manager of `A`, checking every
 /// digest against `D`.
-fn run<A: Algorithm, D: Digest>(data: &[u8]) {
+fn run<A: HashAlgorithm, D: Digest>(data: &[u8]) {
     let mut ctxs: Vec<Context<A>> = (0..4).map(Context::with_id).collect();
     let mut msgs: Vec<Vec<u8>> = vec![Vec::new(); 4];
     let mut pending: Vec<Option<(Vec<u8>, bool)>> = vec![None; 4];

@@ -18,12 +18,13 @@
 //! per-instruction-set managers) and every row of the point a `vs_isal`
 //! ratio (`null` without ISA-L).
 
+use mbhash_core::engine::{FamilyEngine, HashAlgorithm};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 mod crc;
 
-use mbhash_core::alg::{self, Algorithm, Family};
+use mbhash_core::alg;
 use mbhash_core::engine::{
     Engine, Kernels, LaneEngine, Md5Kernels, Sha1Kernels, Sha256Engine, Sha256Kernels,
     Sha512Engine, Sha512Kernels, Sm3Kernels,
@@ -488,8 +489,8 @@ fn messages(size: usize, streams: usize) -> Vec<Vec<u8>> {
 
 /// Hashes `msgs` through a job manager (`submit` ENTIRE, then `flush`) on
 /// the contexts `ctxs`, digests into `out`.
-fn through_manager<A: Algorithm>(
-    engine: <A::Family as Family>::Engine,
+fn through_manager<A: HashAlgorithm>(
+    engine: <A::Family as FamilyEngine>::Engine,
     msgs: &[&[u8]],
     ctxs: &mut [mbhash_core::Context<A>],
     out: &mut [A::Output],
@@ -513,11 +514,11 @@ fn through_manager<A: Algorithm>(
 /// managers where the peers are built for the family.
 fn bench_sha<A, P>(
     o: &Options,
-    engine: <A::Family as Family>::Engine,
+    engine: <A::Family as FamilyEngine>::Engine,
     sample: Duration,
     rc: &'static str,
 ) where
-    A: Algorithm,
+    A: HashAlgorithm,
     P: sha2::Digest,
     mbhash_core::StreamHasher<A>: sha2::digest::Update + sha2::digest::FixedOutput,
 {

@@ -33,6 +33,7 @@ mod sum;
 mod verity;
 mod walk;
 
+use mbhash_core::engine::FamilyEngine;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -181,8 +182,7 @@ macro_rules! hash_families {
 mbhash_core::for_each_family!(@names hash_families);
 
 fn family<K: mbhash_core::engine::Kernels>() -> Option<String> {
-    use mbhash_core::alg::Family;
-    let family = <K::Family as Family>::ENGINE_FAMILY;
+    let family = <K::Family as FamilyEngine>::ENGINE_FAMILY;
     let algos: Vec<&str> = mbhash_core::Algo::ALL
         .into_iter()
         .filter(|a| mbhash_core::engine::EngineFamily::of(*a) == family)

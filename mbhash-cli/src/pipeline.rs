@@ -45,6 +45,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use mbhash_core::Pool;
+use mbhash_core::engine::FamilyEngine;
 use mbhash_core::engine::{AnyEngine, LaneEngine};
 use mbhash_core::service::{Algo, HashService, Outcome};
 
@@ -349,7 +350,7 @@ fn engine_and_floor(
     name: Option<&str>,
 ) -> Result<(&'static str, f32, AnyEngine), String> {
     mbhash_core::with_algo!(algo, A => {
-        type E = <<A as mbhash_core::alg::Algorithm>::Family as mbhash_core::alg::Family>::Engine;
+        type E = <<A as mbhash_core::alg::Algorithm>::Family as FamilyEngine>::Engine;
         let e = match name {
             Some(n) => E::from_name(n),
             None => E::try_configured(),

@@ -8,15 +8,16 @@
 use std::io::{self, Read};
 
 use mbhash_core::Algo;
-use mbhash_core::alg::{Algorithm, Family};
+use mbhash_core::alg::Algorithm;
 use mbhash_core::files::Run;
 pub use mbhash_core::files::{Hashed, Job, Outcome, Settings, Source};
 use mbhash_core::service;
 
 use crate::progress::Progress;
+use mbhash_core::engine::FamilyEngine;
 
 /// The engine type of an algorithm.
-pub type EngineOf<A> = <<A as Algorithm>::Family as Family>::Engine;
+pub type EngineOf<A> = <<A as Algorithm>::Family as FamilyEngine>::Engine;
 
 /// Hands out standard input to the first operand that names it; the later
 /// ones get [`Source::StdinAgain`].

@@ -6,7 +6,6 @@ use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
-use mbhash_core::alg::Algorithm;
 use mbhash_core::engine::LaneEngine;
 use mbhash_core::service::HashService;
 
@@ -17,6 +16,7 @@ use crate::output::{Out, changed_warning, push_sum_line, say};
 use crate::progress;
 use crate::streams::{self, EngineOf, Settings};
 use crate::walk::{self, Walk, What};
+use mbhash_core::engine::HashAlgorithm;
 
 /// The program name in messages.
 pub const PROG: &str = "mbhash";
@@ -93,7 +93,7 @@ fn show_progress(o: &Options) -> bool {
 }
 
 /// Runs sum mode; `Ok(false)` when some file failed.
-fn run<A: Algorithm>(o: &Options) -> io::Result<bool> {
+fn run<A: HashAlgorithm>(o: &Options) -> io::Result<bool> {
     let engine = match EngineOf::<A>::try_configured() {
         Ok(e) => e,
         Err(e) => {

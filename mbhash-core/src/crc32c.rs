@@ -54,8 +54,8 @@ use mbhash_simd::crc32c::{Entry, Kernel, Sse42, Table, Vpclmul, VpclmulFold};
 use std::fmt;
 use std::sync::atomic::{AtomicU8, Ordering};
 
-pub use crate::engine::{EngineError, EngineErrorKind};
-use crate::engine::{EngineNames, from_env};
+pub use crate::select::{EngineError, EngineErrorKind};
+use crate::select::{EngineNames, from_env};
 
 /// The environment variable that overrides the engine choice.
 pub const ENGINE_VAR: &str = "MBHASH_CRC32C_ENGINE";

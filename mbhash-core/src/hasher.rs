@@ -17,14 +17,29 @@
 use digest::{FixedOutput, FixedOutputReset, HashMarker, Output, OutputSizeUser, Reset, Update};
 
 use crate::alg::{self, Algorithm, BlockOf, Family, StateOf};
+use crate::engine::{FamilyEngine, HashAlgorithm};
 use crate::engine::{LaneEngine, SingleStream};
 
 mod block_api;
 pub use block_api::StreamHasherCore;
 
+impl crate::Algo {
+    /// Hashes `data` at once on the calling thread, with the configured
+    /// engine's one-stream path (the [`StreamHasher`]).
+    ///
+    /// ```
+    /// use mbhash_core::Algo;
+    /// assert_eq!(Algo::Sha256.digest(b"abc").as_bytes()[..2], [0xba, 0x78]);
+    /// ```
+    pub fn digest(self, data: &[u8]) -> crate::alg::Digest {
+        crate::with_algo!(self, A => crate::alg::Digest::of::<A>(&StreamHasher::<A>::hash(data)))
+    }
+}
+
 /// The one-stream kernel a hasher of `A` keeps.
-type SingleOf<A> =
-    <<<A as Algorithm>::Family as Family>::Engine as LaneEngine<<A as Algorithm>::Family>>::Single;
+type SingleOf<A> = <<<A as Algorithm>::Family as FamilyEngine>::Engine as LaneEngine<
+    <A as Algorithm>::Family,
+>>::Single;
 
 /// A one-stream hasher for algorithm `A`, on the configured engine's
 /// single-stream kernel (SHA-NI where present).
@@ -51,7 +66,7 @@ type SingleOf<A> =
 /// It holds what `sha2`'s hashers hold (the chaining state, the message
 /// length, one block of buffer), and the engine's one-stream kernel in a
 /// few bytes: 112 bytes for the SHA-256 family, 208 for SHA-512's.
-pub struct StreamHasher<A: Algorithm> {
+pub struct StreamHasher<A: HashAlgorithm> {
     state: StateOf<A>,
     /// Bytes absorbed; the last `total_len % BLOCK_LEN` of them are in
     /// `block`.
@@ -94,14 +109,14 @@ macro_rules! hashers {
     )*};
 }
 
-impl<A: Algorithm> StreamHasher<A> {
+impl<A: HashAlgorithm> StreamHasher<A> {
     /// A hasher on the configured engine (`auto` if the engine
     /// environment variable is invalid: see [`StreamHasher::try_new`]).
     #[inline]
     pub fn new() -> Self {
-        Self::with_single(
-            <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured_single(),
-        )
+        Self::with_single(<<A::Family as FamilyEngine>::Engine as LaneEngine<
+            A::Family,
+        >>::configured_single())
     }
 
     /// A hasher on the configured engine.
@@ -111,13 +126,13 @@ impl<A: Algorithm> StreamHasher<A> {
     /// engine.
     pub fn try_new() -> Result<Self, crate::engine::EngineError> {
         Ok(Self::with_engine(
-            <<A::Family as Family>::Engine as LaneEngine<A::Family>>::try_configured()?,
+            <<A::Family as FamilyEngine>::Engine as LaneEngine<A::Family>>::try_configured()?,
         ))
     }
 
     /// A hasher on a given engine.
     #[inline]
-    pub fn with_engine(engine: <A::Family as Family>::Engine) -> Self {
+    pub fn with_engine(engine: <A::Family as FamilyEngine>::Engine) -> Self {
         Self::with_single(engine.single())
     }
 
@@ -215,13 +230,13 @@ impl<A: Algorithm> StreamHasher<A> {
     }
 }
 
-impl<A: Algorithm> Default for StreamHasher<A> {
+impl<A: HashAlgorithm> Default for StreamHasher<A> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<A: Algorithm> Clone for StreamHasher<A> {
+impl<A: HashAlgorithm> Clone for StreamHasher<A> {
     fn clone(&self) -> Self {
         StreamHasher {
             state: self.state,
@@ -235,7 +250,7 @@ impl<A: Algorithm> Clone for StreamHasher<A> {
 /// With the `zeroize` feature, a dropped hasher overwrites its state, its
 /// buffered block and its length.
 #[cfg(feature = "zeroize")]
-impl<A: Algorithm> Drop for StreamHasher<A> {
+impl<A: HashAlgorithm> Drop for StreamHasher<A> {
     fn drop(&mut self) {
         <A::Family as Family>::zeroize_state(&mut self.state);
         digest::zeroize::Zeroize::zeroize(self.block.as_mut());
@@ -244,10 +259,10 @@ impl<A: Algorithm> Drop for StreamHasher<A> {
 }
 
 #[cfg(feature = "zeroize")]
-impl<A: Algorithm> digest::zeroize::ZeroizeOnDrop for StreamHasher<A> {}
+impl<A: HashAlgorithm> digest::zeroize::ZeroizeOnDrop for StreamHasher<A> {}
 
 #[cfg(feature = "std")]
-impl<A: Algorithm> std::io::Write for StreamHasher<A> {
+impl<A: HashAlgorithm> std::io::Write for StreamHasher<A> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.absorb(buf);
         Ok(buf.len())

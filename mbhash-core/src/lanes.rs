@@ -21,7 +21,8 @@
 
 use core::fmt;
 
-use crate::alg::{Family, MAX_LANES};
+use crate::alg::Family;
+pub use crate::alg::{LaneArray, LaneCount, Lanes, lane_array};
 use crate::engine::LaneEngine;
 
 /// A job in a lane: the blocks it compresses next, and a way past them.
@@ -33,59 +34,6 @@ pub trait LaneJob<F: Family> {
     /// The first `n` blocks of [`LaneJob::blocks`] were compressed; returns
     /// true if the job has nothing more to compress.
     fn advance(&mut self, n: usize) -> bool;
-}
-
-/// The per-lane arrays of a set of `N` lanes.
-pub trait LaneCount<F: Family, J>: 'static {
-    /// Lanes in the set (at most [`MAX_LANES`]).
-    const N: usize;
-    /// `[F::State; N]`.
-    type States: AsRef<[F::State]> + AsMut<[F::State]>;
-    /// `[Option<J>; N]`.
-    type Jobs: AsRef<[Option<J>]> + AsMut<[Option<J>]>;
-    /// `[T; N]`: any other per-lane array.
-    type Array<T>: AsRef<[T]> + AsMut<[T]>;
-    /// Zeroed states.
-    fn states() -> Self::States;
-    /// No job.
-    fn jobs() -> Self::Jobs;
-    /// `[f(0), ..., f(N - 1)]`.
-    fn array<T>(f: impl FnMut(usize) -> T) -> Self::Array<T>;
-}
-
-/// `[T; F::LANES]`: an array with an entry per lane of the family `F`.
-pub type LaneArray<F, T> = <<F as Family>::Lanes<()> as LaneCount<F, ()>>::Array<T>;
-
-/// A [`LaneArray`] of `f(i)` for each lane `i` of the family `F`.
-#[inline(always)]
-pub fn lane_array<F: Family, T>(f: impl FnMut(usize) -> T) -> LaneArray<F, T> {
-    <F::Lanes<()> as LaneCount<F, ()>>::array(f)
-}
-
-/// `N` lanes: the [`LaneCount`] of a [`LaneSet`].
-#[derive(Debug)]
-pub enum Lanes<const N: usize> {}
-
-impl<F: Family, J, const N: usize> LaneCount<F, J> for Lanes<N> {
-    const N: usize = {
-        assert!(N >= 1 && N <= MAX_LANES, "1 to 32 lanes");
-        N
-    };
-    type States = [F::State; N];
-    type Jobs = [Option<J>; N];
-    type Array<T> = [T; N];
-    #[inline(always)]
-    fn states() -> Self::States {
-        [F::State::default(); N]
-    }
-    #[inline(always)]
-    fn jobs() -> Self::Jobs {
-        core::array::from_fn(|_| None)
-    }
-    #[inline(always)]
-    fn array<T>(f: impl FnMut(usize) -> T) -> Self::Array<T> {
-        core::array::from_fn(f)
-    }
 }
 
 /// A set of SIMD lanes holding jobs of the family `F`; `L` is the lane

@@ -40,7 +40,9 @@
 #![deny(unsafe_code)]
 
 pub mod alg;
-pub mod algo;
+/// The run-time algorithm ids and digests ([`alg::algo`]), at their
+/// earlier path.
+pub use alg::algo;
 pub mod block_api;
 mod buffer;
 pub mod crc;
@@ -58,6 +60,7 @@ pub mod pool;
 pub mod race;
 #[cfg(feature = "std")]
 pub mod s3;
+mod select;
 #[cfg(feature = "std")]
 pub mod service;
 #[cfg(feature = "std")]
@@ -67,7 +70,7 @@ pub mod verity;
 /// `use mbhash::{Digest, Sha256};` reads as it does with `sha2`.
 pub use digest::{self, Digest};
 
-pub use algo::Algo;
+pub use alg::Algo;
 pub use buffer::BlockBuffer;
 pub use hasher::{StreamHasher, StreamHasherCore};
 pub use manager::{Context, ErrorKind, Flags, JobManager, Status, SubmitError};

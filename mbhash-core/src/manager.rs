@@ -55,9 +55,10 @@
 use core::fmt;
 use core::ops::BitOr;
 
-use crate::alg::{Algorithm, BlockOf, Family, StateOf};
+use crate::alg::{BlockOf, Family, StateOf};
 use crate::buffer::BlockBuffer;
 use crate::engine::{EngineError, LaneEngine};
+use crate::engine::{FamilyEngine, HashAlgorithm};
 use crate::lanes::{FamilySet, LaneCount, LaneJob, LaneSet};
 
 /// How a chunk relates to its stream (values as in ISA-L crypto).
@@ -172,12 +173,12 @@ impl fmt::Display for ErrorKind {
 impl core::error::Error for ErrorKind {}
 
 /// A refused submit: the reason and the context, handed back.
-pub struct SubmitError<'a, A: Algorithm> {
+pub struct SubmitError<'a, A: HashAlgorithm> {
     kind: ErrorKind,
     ctx: &'a mut Context<A>,
 }
 
-impl<'a, A: Algorithm> SubmitError<'a, A> {
+impl<'a, A: HashAlgorithm> SubmitError<'a, A> {
     /// Why it was refused.
     pub fn kind(&self) -> ErrorKind {
         self.kind
@@ -189,7 +190,7 @@ impl<'a, A: Algorithm> SubmitError<'a, A> {
     }
 }
 
-impl<A: Algorithm> fmt::Debug for SubmitError<'_, A> {
+impl<A: HashAlgorithm> fmt::Debug for SubmitError<'_, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("SubmitError")
             .field("kind", &self.kind)
@@ -198,13 +199,13 @@ impl<A: Algorithm> fmt::Debug for SubmitError<'_, A> {
     }
 }
 
-impl<A: Algorithm> fmt::Display for SubmitError<'_, A> {
+impl<A: HashAlgorithm> fmt::Display for SubmitError<'_, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} context {}: {}", A::NAME, self.ctx.id, self.kind)
     }
 }
 
-impl<A: Algorithm> core::error::Error for SubmitError<'_, A> {}
+impl<A: HashAlgorithm> core::error::Error for SubmitError<'_, A> {}
 
 /// One message stream: state, partial block, length, status and an id.
 ///
@@ -236,7 +237,7 @@ impl<A: Algorithm> core::error::Error for SubmitError<'_, A> {}
 /// assert_eq!(ctx.id(), 7);
 /// assert_eq!(ctx.digest().unwrap(), Sha256::digest(b"hello multi-part world")[..]);
 /// ```
-pub struct Context<A: Algorithm> {
+pub struct Context<A: HashAlgorithm> {
     state: StateOf<A>,
     /// Partial block between chunks, and the padding at the end.
     buf: BlockBuffer<A::Family>,
@@ -246,7 +247,7 @@ pub struct Context<A: Algorithm> {
     id: u64,
 }
 
-impl<A: Algorithm> Clone for Context<A> {
+impl<A: HashAlgorithm> Clone for Context<A> {
     fn clone(&self) -> Self {
         Context {
             state: self.state,
@@ -259,7 +260,7 @@ impl<A: Algorithm> Clone for Context<A> {
     }
 }
 
-impl<A: Algorithm> fmt::Debug for Context<A> {
+impl<A: HashAlgorithm> fmt::Debug for Context<A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Context")
             .field("algorithm", &A::NAME)
@@ -271,13 +272,13 @@ impl<A: Algorithm> fmt::Debug for Context<A> {
     }
 }
 
-impl<A: Algorithm> Default for Context<A> {
+impl<A: HashAlgorithm> Default for Context<A> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<A: Algorithm> Context<A> {
+impl<A: HashAlgorithm> Context<A> {
     /// A new context with id 0 and no open stream.
     pub fn new() -> Self {
         Self::with_id(0)
@@ -389,14 +390,14 @@ enum Stage {
 
 /// A job of the manager: a context, the chunk's data still to read, and
 /// where it is.
-struct Lane<'a, A: Algorithm> {
+struct Lane<'a, A: HashAlgorithm> {
     ctx: &'a mut Context<A>,
     data: &'a [u8],
     stage: Stage,
     last: bool,
 }
 
-impl<A: Algorithm> LaneJob<A::Family> for Lane<'_, A> {
+impl<A: HashAlgorithm> LaneJob<A::Family> for Lane<'_, A> {
     #[inline]
     fn blocks(&self) -> &[BlockOf<A>] {
         match self.stage {
@@ -430,7 +431,7 @@ impl<A: Algorithm> LaneJob<A::Family> for Lane<'_, A> {
     }
 }
 
-impl<A: Algorithm> Lane<'_, A> {
+impl<A: HashAlgorithm> Lane<'_, A> {
     /// While in the middle stage with no whole block left, keeps the tail in
     /// the context's buffer and either pads it (LAST) or is done.
     #[inline]
@@ -485,8 +486,8 @@ impl<A: Algorithm> Lane<'_, A> {
 ///     assert_eq!(got.unwrap(), *want);
 /// }
 /// ```
-pub struct JobManager<'a, A: Algorithm> {
-    engine: <A::Family as Family>::Engine,
+pub struct JobManager<'a, A: HashAlgorithm> {
+    engine: <A::Family as FamilyEngine>::Engine,
     /// The lanes the engine fills before a submit runs it, as a mask of
     /// the lowest ones.
     full: u32,
@@ -506,13 +507,13 @@ macro_rules! aliases {
 
 crate::for_each_algorithm!(@names aliases);
 
-impl<A: Algorithm> Default for JobManager<'_, A> {
+impl<A: HashAlgorithm> Default for JobManager<'_, A> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<A: Algorithm> fmt::Debug for JobManager<'_, A> {
+impl<A: HashAlgorithm> fmt::Debug for JobManager<'_, A> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("JobManager")
             .field("algorithm", &A::NAME)
@@ -523,13 +524,15 @@ impl<A: Algorithm> fmt::Debug for JobManager<'_, A> {
     }
 }
 
-impl<'a, A: Algorithm> JobManager<'a, A> {
+impl<'a, A: HashAlgorithm> JobManager<'a, A> {
     /// A manager on the configured engine: the one named by the family's
     /// environment variable (`MBHASH_SHA256_ENGINE`), else `auto`. A name
     /// that cannot be used also means `auto`: this never panics; use
     /// [`JobManager::try_new`] to see the error.
     pub fn new() -> Self {
-        Self::with_engine(<<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured())
+        Self::with_engine(<<A::Family as FamilyEngine>::Engine as LaneEngine<
+            A::Family,
+        >>::configured())
     }
 
     /// A manager on the configured engine.
@@ -538,7 +541,7 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
     /// If the environment variable names an unknown or unsupported engine.
     pub fn try_new() -> Result<Self, EngineError> {
         Ok(Self::with_engine(
-            <<A::Family as Family>::Engine as LaneEngine<A::Family>>::try_configured()?,
+            <<A::Family as FamilyEngine>::Engine as LaneEngine<A::Family>>::try_configured()?,
         ))
     }
 
@@ -552,7 +555,7 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
     /// assert_eq!(manager.lanes(), 1);
     /// ```
     #[inline(always)]
-    pub fn with_engine(engine: <A::Family as Family>::Engine) -> Self {
+    pub fn with_engine(engine: <A::Family as FamilyEngine>::Engine) -> Self {
         let lanes = engine.lanes().clamp(
             1,
             <<A::Family as Family>::Lanes<Lane<'a, A>> as LaneCount<A::Family, Lane<'a, A>>>::N,
@@ -565,7 +568,7 @@ impl<'a, A: Algorithm> JobManager<'a, A> {
     }
 
     /// The engine.
-    pub fn engine(&self) -> &<A::Family as Family>::Engine {
+    pub fn engine(&self) -> &<A::Family as FamilyEngine>::Engine {
         &self.engine
     }
 

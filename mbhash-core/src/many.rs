@@ -1,7 +1,8 @@
 //! Hash many independent messages at once.
 
-use crate::alg::{Algorithm, BlockOf, Family};
+use crate::alg::{BlockOf, Family};
 use crate::engine::LaneEngine;
+use crate::engine::{FamilyEngine, HashAlgorithm};
 use crate::lanes::{FamilySet, LaneSet, SliceJob, lane_array};
 use crate::manager::{Context, Flags, JobManager};
 
@@ -16,7 +17,7 @@ use crate::manager::{Context, Flags, JobManager};
 /// assert_eq!(digests[0][..4], [0xba, 0x78, 0x16, 0xbf]);
 /// ```
 #[cfg(feature = "std")]
-pub fn hash_many<A: Algorithm>(messages: &[&[u8]]) -> std::vec::Vec<A::Output> {
+pub fn hash_many<A: HashAlgorithm>(messages: &[&[u8]]) -> std::vec::Vec<A::Output> {
     let mut out = std::vec![A::ZERO_OUTPUT; messages.len()];
     hash_many_into::<A>(messages, &mut out);
     out
@@ -26,8 +27,8 @@ pub fn hash_many<A: Algorithm>(messages: &[&[u8]]) -> std::vec::Vec<A::Output> {
 ///
 /// # Panics
 /// If `out.len() != messages.len()`.
-pub fn hash_many_into<A: Algorithm>(messages: &[&[u8]], out: &mut [A::Output]) {
-    let engine = <<A::Family as Family>::Engine as LaneEngine<A::Family>>::configured();
+pub fn hash_many_into<A: HashAlgorithm>(messages: &[&[u8]], out: &mut [A::Output]) {
+    let engine = <<A::Family as FamilyEngine>::Engine as LaneEngine<A::Family>>::configured();
     hash_many_with::<A>(engine, messages, out);
 }
 
@@ -35,8 +36,8 @@ pub fn hash_many_into<A: Algorithm>(messages: &[&[u8]], out: &mut [A::Output]) {
 ///
 /// # Panics
 /// If `out.len() != messages.len()`.
-pub fn hash_many_with<A: Algorithm>(
-    engine: <A::Family as Family>::Engine,
+pub fn hash_many_with<A: HashAlgorithm>(
+    engine: <A::Family as FamilyEngine>::Engine,
     messages: &[&[u8]],
     out: &mut [A::Output],
 ) {
@@ -98,8 +99,8 @@ pub fn hash_many_with<A: Algorithm>(
 /// bytes for SHA-256): padded straight into a stack buffer a lane-full at a
 /// time and run on a lane set, with no contexts or manager. Returns false,
 /// doing nothing, if a message is longer.
-fn short_messages<A: Algorithm>(
-    engine: <A::Family as Family>::Engine,
+fn short_messages<A: HashAlgorithm>(
+    engine: <A::Family as FamilyEngine>::Engine,
     messages: &[&[u8]],
     out: &mut [A::Output],
 ) -> bool {
@@ -146,8 +147,8 @@ const FEW: usize = 8;
 /// kernels for the lane count (`auto`: by the costs it measured, e.g.
 /// SHA-NI x2 for two messages). Returns false, doing nothing, if the
 /// messages are fewer, more, or unalike.
-fn few_alike<A: Algorithm>(
-    engine: <A::Family as Family>::Engine,
+fn few_alike<A: HashAlgorithm>(
+    engine: <A::Family as FamilyEngine>::Engine,
     messages: &[&[u8]],
     out: &mut [A::Output],
 ) -> bool {

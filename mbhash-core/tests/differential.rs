@@ -7,12 +7,13 @@ mod common;
 
 use common::{Job, Rng, TestFamily, check_digests, run_jobs, sha256_engines, sha512_engines};
 use mbhash_core::alg::{
-    Algorithm, Md5Alg, Sha1Alg, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg,
-    Sha512Alg, Sm3Alg,
+    Md5Alg, Sha1Alg, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg, Sha512Alg,
+    Sm3Alg,
 };
+use mbhash_core::engine::{FamilyEngine, HashAlgorithm};
 use mbhash_core::engine::{LaneEngine, Sha256Engine};
 
-fn every_length<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Engine) {
+fn every_length<A: HashAlgorithm>(engine: <A::Family as FamilyEngine>::Engine) {
     let mut rng = Rng::new(1);
     let jobs: Vec<Job> = (0..=200)
         .map(|len| Job::random(&mut rng, len, false))
@@ -25,7 +26,7 @@ fn every_length<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::E
     );
 }
 
-fn random_mix<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Engine, seed: u64) {
+fn random_mix<A: HashAlgorithm>(engine: <A::Family as FamilyEngine>::Engine, seed: u64) {
     let mut rng = Rng::new(seed);
     for round in 0..6 {
         let count = 1 + rng.below(40);
@@ -49,7 +50,7 @@ fn random_mix<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Eng
     }
 }
 
-fn lane_fills<A: Algorithm>(engine: <A::Family as mbhash_core::alg::Family>::Engine) {
+fn lane_fills<A: HashAlgorithm>(engine: <A::Family as FamilyEngine>::Engine) {
     let mut rng = Rng::new(7);
     for fill in 0..=engine.lanes() + 1 {
         // Ragged lengths around block boundaries.
@@ -170,7 +171,7 @@ fn hashers_match_sha2_with_random_updates() {
 }
 
 /// Lengths around the SHA-512 padding boundaries, every engine, every variant.
-fn sha512_family<A: Algorithm>()
+fn sha512_family<A: HashAlgorithm>()
 where
     A::Family: TestFamily,
 {
@@ -217,7 +218,7 @@ fn sha512_224_differential() {
 /// every engine.
 #[test]
 fn hash_many_short_messages() {
-    fn family<A: Algorithm>(max: usize)
+    fn family<A: HashAlgorithm>(max: usize)
     where
         A::Family: TestFamily,
     {
@@ -255,7 +256,7 @@ fn hash_many_short_messages() {
 /// 70 messages, so every count up to and past two sets of MD5's 32 lanes.
 #[test]
 fn hash_many_long_messages_every_count() {
-    fn family<A: Algorithm>()
+    fn family<A: HashAlgorithm>()
     where
         A::Family: TestFamily,
     {
@@ -288,7 +289,7 @@ fn hash_many_long_messages_every_count() {
 /// and batches that are not alike, every engine.
 #[test]
 fn hash_many_few_alike_messages() {
-    fn family<A: Algorithm>()
+    fn family<A: HashAlgorithm>()
     where
         A::Family: TestFamily,
     {
@@ -357,7 +358,7 @@ fn hash_many_few_alike_messages() {
 /// MD5) on every engine: every length to 200, every lane fill with ragged
 /// lengths around the block and padding boundaries, random mixes of
 /// multi-part jobs, against the RustCrypto crates.
-fn block64_family<A: Algorithm>(seed: u64) {
+fn block64_family<A: HashAlgorithm>(seed: u64) {
     for engine in <A::Family as TestFamily>::engines() {
         every_length::<A>(engine);
         lane_fills::<A>(engine);

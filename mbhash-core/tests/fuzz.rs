@@ -15,11 +15,12 @@ use std::time::{Duration, Instant};
 
 use common::{Rng, TestFamily, oracle};
 use mbhash_core::alg::{
-    Algorithm, Family, Md5Alg, Sha1Alg, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg,
-    Sha512_256Alg, Sha512Alg, Sm3Alg,
+    Family, Md5Alg, Sha1Alg, Sha224Alg, Sha256Alg, Sha384Alg, Sha512_224Alg, Sha512_256Alg,
+    Sha512Alg, Sm3Alg,
 };
 use mbhash_core::crc32c::{self, Crc32cKernel};
 use mbhash_core::engine::LaneEngine;
+use mbhash_core::engine::{FamilyEngine, HashAlgorithm};
 use mbhash_core::{Context, ErrorKind, Flags, JobManager, Status};
 
 /// A fuzzer's seed and time budget, from the environment or the clock.
@@ -112,9 +113,9 @@ struct Counts {
 }
 
 /// One run of random operations on one manager of `A` and engine `engine`.
-fn manager_run<A: Algorithm>(
+fn manager_run<A: HashAlgorithm>(
     rng: &mut Rng,
-    engine: <A::Family as Family>::Engine,
+    engine: <A::Family as FamilyEngine>::Engine,
     pool: &[u8],
     counts: &mut Counts,
 ) {
@@ -223,7 +224,7 @@ fn manager_run<A: Algorithm>(
     );
 }
 
-fn manager_for<A: Algorithm>(rng: &mut Rng, pool: &[u8], counts: &mut Counts)
+fn manager_for<A: HashAlgorithm>(rng: &mut Rng, pool: &[u8], counts: &mut Counts)
 where
     A::Family: TestFamily,
 {

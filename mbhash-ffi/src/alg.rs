@@ -4,12 +4,13 @@
 use core::ffi::CStr;
 use core::mem::size_of;
 
-use mbhash_core::alg::{self as a, Algorithm, Family};
+use mbhash_core::alg::{self as a, Algorithm};
 use mbhash_core::engine::{EngineError, EngineFamily, Kernels, LaneEngine, Step};
 use mbhash_core::{Flags, JobManager};
 
 use crate::boundary::{mbh_result, non_null, write_out};
 use crate::manager::AnyManager;
+use mbhash_core::engine::{FamilyEngine, HashAlgorithm};
 
 /// An algorithm: one of the `MBH_SHA*` constants. Taken as an integer, so
 /// any value may be passed; an unknown one is `MBH_INVALID_ALGORITHM`.
@@ -122,10 +123,10 @@ impl AlgRaw for Alg {
 }
 
 /// The engine type of an algorithm's family.
-pub(crate) type EngineOf<A> = <<A as Algorithm>::Family as Family>::Engine;
+pub(crate) type EngineOf<A> = <<A as Algorithm>::Family as FamilyEngine>::Engine;
 
 /// What the C layer needs per algorithm beyond [`Algorithm`].
-pub(crate) trait FfiAlg: Algorithm {
+pub(crate) trait FfiAlg: HashAlgorithm {
     /// The C number.
     const RAW: mbh_algorithm;
     /// The digest length.
@@ -151,7 +152,7 @@ pub(crate) trait FfiAlg: Algorithm {
     }
     /// The family's engine names as C strings, `auto` first.
     fn engine_names() -> &'static [&'static CStr] {
-        family_engine_names(<Self::Family as Family>::ENGINE_FAMILY)
+        family_engine_names(<Self::Family as FamilyEngine>::ENGINE_FAMILY)
     }
 }
 

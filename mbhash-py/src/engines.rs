@@ -12,7 +12,6 @@
 //! unsupported name, wherever it comes from, is a `ValueError` listing the
 //! valid names, never a silent fallback.
 
-use mbhash_core::alg::Family;
 use mbhash_core::crc32c::{self, Crc32cEngine};
 use mbhash_core::engine::{Engine, EngineFamily, Kernels, LaneEngine, Step};
 use pyo3::exceptions::PyValueError;
@@ -20,13 +19,14 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::algo;
+use mbhash_core::engine::FamilyEngine;
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 
 /// The engine a call of family `F` runs (see the module docs).
-pub(crate) fn engine<F: Family>(name: Option<&str>) -> PyResult<F::Engine> {
+pub(crate) fn engine<F: FamilyEngine>(name: Option<&str>) -> PyResult<F::Engine> {
     if let Some(name) = name {
         return F::Engine::from_name(name).map_err(value_error);
     }
@@ -165,11 +165,11 @@ fn crc_family(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 fn hash_family<'py, K>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>>
 where
     K: Kernels,
-    K::Family: Family<Engine = Engine<K>>,
+    K::Family: FamilyEngine<Engine = Engine<K>>,
 {
     let d = PyDict::new(py);
     d.set_item("family", K::FAMILY)?;
-    let family = <K::Family as Family>::ENGINE_FAMILY;
+    let family = <K::Family as FamilyEngine>::ENGINE_FAMILY;
     let algorithms: Vec<&str> = mbhash_core::Algo::ALL
         .into_iter()
         .filter(|a| EngineFamily::of(*a) == family)

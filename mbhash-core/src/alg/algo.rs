@@ -18,7 +18,7 @@
 
 use core::fmt;
 
-use crate::alg::{Algorithm, Family};
+use super::{Algorithm, Family};
 
 /// Calls the macro `$m` (a macro name in scope) with the catalogue of every
 /// algorithm.
@@ -286,12 +286,6 @@ impl Algo {
     /// The C library's number (`MBH_SHA256` = 1, ...).
     pub const fn c_id(self) -> u32 {
         with_algo!(self, A => A::C_ID)
-    }
-
-    /// Hashes `data` at once on the calling thread, with the configured
-    /// engine's one-stream path (the [`StreamHasher`](crate::StreamHasher)).
-    pub fn digest(self, data: &[u8]) -> Digest {
-        with_algo!(self, A => Digest::of::<A>(&crate::StreamHasher::<A>::hash(data)))
     }
 
     /// The index of the algorithm in [`Algo::ALL`].

@@ -25,13 +25,18 @@
 
 use core::fmt::Debug;
 
-use crate::algo::Algo;
-use crate::engine::LaneEngine;
+pub mod algo;
+mod lanes;
+
+#[cfg(feature = "std")]
+pub use algo::UnknownAlgo;
+pub use algo::{Algo, Digest, MAX_OUTPUT_LEN};
+pub use lanes::{LaneArray, LaneCount, Lanes, lane_array};
 
 /// The largest lane count of any engine or lane set (MD5's AVX-512 x32:
 /// two interleaved sets of 16 lanes of `u32`). Lane masks are `u32`; arrays
 /// per lane are sized by their family ([`Family::LANES`], through
-/// [`LaneArray`](crate::lanes::LaneArray)), not by this bound.
+/// [`LaneArray`]), not by this bound.
 pub const MAX_LANES: usize = 32;
 
 mod sealed {
@@ -94,14 +99,10 @@ pub trait Family: sealed::Sealed + Sized + 'static {
         + 'static;
     /// One message block: `[u8; BLOCK_LEN]`.
     type Block: Copy + Eq + Debug + Send + Sync + AsRef<[u8]> + AsMut<[u8]> + 'static;
-    /// The engine type that runs this family's kernels.
-    type Engine: LaneEngine<Self>;
     /// The lanes of a job manager's lane set: as many as the family's
     /// widest kernel runs (16 for SHA-256, 8 for SHA-512, 32 for MD5), for
     /// jobs `J`.
-    type Lanes<J>: crate::lanes::LaneCount<Self, J>;
-    /// The family's engines, default and environment variable.
-    const ENGINE_FAMILY: crate::engine::EngineFamily;
+    type Lanes<J>: LaneCount<Self, J>;
     /// The number of those lanes (checked equal at compile time).
     const LANES: usize;
     /// Words in the state.
@@ -329,9 +330,7 @@ macro_rules! families {
             type Word = $word;
             type State = [$word; $words];
             type Block = [u8; $block];
-            type Engine = crate::engine::$engine;
-            type Lanes<J> = crate::lanes::Lanes<$lanes>;
-            const ENGINE_FAMILY: crate::engine::EngineFamily = crate::engine::EngineFamily::$v;
+            type Lanes<J> = Lanes<$lanes>;
             const LANES: usize = $lanes;
             const STATE_WORDS: usize = $words;
             const BLOCK_LEN: usize = $block;
@@ -357,7 +356,6 @@ macro_rules! families {
 
         // The lane set holds as many lanes as the family says.
         const _: () = {
-            use crate::lanes::LaneCount;
             assert!(<<$ty as Family>::Lanes<()> as LaneCount<$ty, ()>>::N == <$ty>::LANES);
             assert!(<$ty>::LANES <= MAX_LANES);
             assert!(<$ty>::LENGTH_LEN <= 16 && <$ty>::LENGTH_LEN < <$ty>::BLOCK_LEN);

@@ -8,7 +8,7 @@ use super::classes::{
 use super::spec::CrcSpec;
 #[cfg(feature = "std")]
 use super::variant::{CRC32_ISCSI, CRC64_ECMA_182, CRC64_NVME};
-use crate::engine::{EngineError, EngineErrorKind, EngineNames};
+use crate::select::{EngineError, EngineErrorKind, EngineNames};
 use core::fmt;
 #[cfg(feature = "std")]
 use core::sync::atomic::{AtomicU8, Ordering};
@@ -155,7 +155,7 @@ pub fn configured_engine() -> Result<CrcEngine, EngineError> {
         static CONFIGURED: Race<Result<CrcEngine, EngineError>> = Race::new();
         CONFIGURED
             .get_or_init(|| {
-                crate::engine::from_env::<CrcKernel, _>(select_engine, || CrcEngine::Auto)
+                crate::select::from_env::<CrcKernel, _>(select_engine, || CrcEngine::Auto)
             })
             .clone()
     }

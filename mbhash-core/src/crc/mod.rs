@@ -56,7 +56,7 @@ pub use mbhash_simd::crc::Consts;
 pub use spec::{CrcSpec, SpecError};
 pub use variant::*;
 
-pub use crate::engine::{EngineError, EngineErrorKind};
+pub use crate::select::{EngineError, EngineErrorKind};
 
 /// The kernel constants of `spec`: the static ones of a named variant with
 /// the same width, polynomial and reflection, else (with `std`) made once

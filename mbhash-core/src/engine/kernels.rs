@@ -8,7 +8,7 @@ use core::fmt;
 use super::EngineError;
 use super::{AnyEngine, Engine, Step};
 use crate::alg::Family;
-use crate::lanes::lane_array;
+use crate::alg::lane_array;
 #[cfg(feature = "std")]
 use crate::race::Race;
 use core::sync::atomic::{AtomicU8, AtomicU16};
@@ -116,7 +116,7 @@ fn one_in_group<K: Kernels>(
 /// of an [`Engine`].
 pub trait Kernels: Copy + fmt::Debug + Send + Sync + 'static {
     /// The family the kernels compress.
-    type Family: Family;
+    type Family: super::FamilyEngine;
     /// Family name in messages, e.g. `"sha256"`.
     const FAMILY: &'static str;
     /// The environment variable that names the configured engine.

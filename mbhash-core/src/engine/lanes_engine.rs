@@ -10,8 +10,8 @@ use super::{
     AnyEngine, EngineError, EngineErrorKind, EngineNames, Kernels, LaneEngine, Plan, Single,
     SingleStream, Step,
 };
+use crate::alg::lane_array;
 use crate::alg::{Family, MAX_LANES};
-use crate::lanes::lane_array;
 
 /// Bit 7 of [`Kernels::default_cell`]: `auto` is calibrated.
 const CALIBRATED: u16 = 0x80;

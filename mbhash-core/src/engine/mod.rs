@@ -27,7 +27,6 @@
 
 #[cfg(feature = "std")]
 mod calibrate;
-mod error;
 mod kernels;
 mod lanes_engine;
 mod md5;
@@ -39,8 +38,8 @@ mod sha512;
 mod sm3;
 
 #[cfg(feature = "std")]
-pub use error::from_env;
-pub use error::{EngineError, EngineErrorKind, EngineNames};
+pub use crate::select::from_env;
+pub use crate::select::{EngineError, EngineErrorKind, EngineNames};
 pub(crate) use kernels::kernel_cells;
 pub use kernels::{Kernels, Single, SingleStream};
 pub use lanes_engine::Engine;
@@ -54,8 +53,25 @@ pub use sm3::Sm3Kernels;
 
 use core::fmt;
 
-use crate::alg::Family;
+use crate::alg::{Algorithm, Family};
 use lanes_engine::group_arrays;
+
+/// A family's engines: what a family of the catalogue
+/// ([`Family`], words and blocks only) runs on. Implemented for every
+/// family, from the catalogue.
+pub trait FamilyEngine: Family {
+    /// The engine type that runs this family's kernels.
+    type Engine: LaneEngine<Self>;
+    /// The family's engines, default and environment variable.
+    const ENGINE_FAMILY: EngineFamily;
+}
+
+/// An [`Algorithm`] whose family has engines ([`FamilyEngine`]): every
+/// algorithm of the catalogue. What the managers, hashers and services are
+/// generic over.
+pub trait HashAlgorithm: Algorithm<Family: FamilyEngine> {}
+
+impl<A: Algorithm> HashAlgorithm for A where A::Family: FamilyEngine {}
 
 /// What the job manager needs from an engine.
 pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {

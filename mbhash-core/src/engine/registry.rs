@@ -4,9 +4,8 @@
 
 use core::fmt;
 
-use super::{Engine, EngineError};
+use super::{Engine, EngineError, FamilyEngine};
 use super::{Md5Kernels, Sha1Kernels, Sha256Kernels, Sha512Kernels, Sm3Kernels};
-use crate::alg::Family;
 
 /// The engine aliases, [`EngineFamily`], [`AnyEngine`] and the per-family
 /// defaults, from the family catalogue
@@ -16,6 +15,11 @@ macro_rules! engine_families {
         $(
             #[doc = concat!("The ", $name, " family's engine (", stringify!($ty), ").")]
             pub type $engine = Engine<$kernels>;
+
+            impl FamilyEngine for crate::alg::$ty {
+                type Engine = $engine;
+                const ENGINE_FAMILY: EngineFamily = EngineFamily::$v;
+            }
         )*
 
         /// A family of algorithms that share one list of engines and one
@@ -154,7 +158,7 @@ crate::for_each_family!(@names engine_families);
 impl EngineFamily {
     /// The family of an algorithm.
     pub const fn of(algo: crate::Algo) -> EngineFamily {
-        crate::with_algo!(algo, A => <<A as crate::alg::Algorithm>::Family as Family>::ENGINE_FAMILY)
+        crate::with_algo!(algo, A => <<A as crate::alg::Algorithm>::Family as FamilyEngine>::ENGINE_FAMILY)
     }
 }
 

@@ -29,6 +29,7 @@ use digest::{Output, Reset};
 use super::{SingleOf, StreamHasher};
 use crate::alg::{self, Algorithm, Family, StateOf};
 use crate::buffer::BlockBuffer;
+use crate::engine::HashAlgorithm;
 use crate::engine::SingleStream;
 
 /// The block-level core of [`StreamHasher`]: whole blocks in, padding at the end,
@@ -36,14 +37,14 @@ use crate::engine::SingleStream;
 ///
 /// Code rarely names it: `hmac::Hmac<mbhash::Sha256>` finds it through
 /// `Sha256`'s [`CoreProxy`] impl.
-pub struct StreamHasherCore<A: Algorithm> {
+pub struct StreamHasherCore<A: HashAlgorithm> {
     engine: SingleOf<A>,
     state: StateOf<A>,
     /// Whole blocks compressed so far.
     blocks: u64,
 }
 
-impl<A: Algorithm> StreamHasherCore<A> {
+impl<A: HashAlgorithm> StreamHasherCore<A> {
     fn compress(&mut self, blocks: &[u8]) {
         let (blocks, rest) = <A::Family as Family>::split_blocks(blocks);
         debug_assert!(rest.is_empty());
@@ -67,7 +68,7 @@ impl<A: Algorithm> StreamHasherCore<A> {
     }
 }
 
-impl<A: Algorithm> Default for StreamHasherCore<A> {
+impl<A: HashAlgorithm> Default for StreamHasherCore<A> {
     fn default() -> Self {
         // The engine a new hasher picks, so that both follow one rule.
         let engine = StreamHasher::<A>::new().engine;
@@ -79,7 +80,7 @@ impl<A: Algorithm> Default for StreamHasherCore<A> {
     }
 }
 
-impl<A: Algorithm> Clone for StreamHasherCore<A> {
+impl<A: HashAlgorithm> Clone for StreamHasherCore<A> {
     fn clone(&self) -> Self {
         StreamHasherCore {
             engine: self.engine,
@@ -89,16 +90,16 @@ impl<A: Algorithm> Clone for StreamHasherCore<A> {
     }
 }
 
-impl<A: Algorithm> Reset for StreamHasherCore<A> {
+impl<A: HashAlgorithm> Reset for StreamHasherCore<A> {
     fn reset(&mut self) {
         self.state = A::IV;
         self.blocks = 0;
     }
 }
 
-impl<A: Algorithm> HashMarker for StreamHasherCore<A> {}
+impl<A: HashAlgorithm> HashMarker for StreamHasherCore<A> {}
 
-impl<A: Algorithm> StreamHasherCore<A> {
+impl<A: HashAlgorithm> StreamHasherCore<A> {
     /// The state words and the count of whole blocks as `sha2` serializes
     /// its block-level cores: each word little-endian, then the count
     /// little-endian in the bytes left (8 for SHA-256's `u64`, 16 for
@@ -132,7 +133,7 @@ impl<A: Algorithm> StreamHasherCore<A> {
 }
 
 #[cfg(feature = "zeroize")]
-impl<A: Algorithm> Drop for StreamHasherCore<A> {
+impl<A: HashAlgorithm> Drop for StreamHasherCore<A> {
     fn drop(&mut self) {
         <A::Family as Family>::zeroize_state(&mut self.state);
         digest::zeroize::Zeroize::zeroize(&mut self.blocks);
@@ -140,7 +141,7 @@ impl<A: Algorithm> Drop for StreamHasherCore<A> {
 }
 
 #[cfg(feature = "zeroize")]
-impl<A: Algorithm> digest::zeroize::ZeroizeOnDrop for StreamHasherCore<A> {}
+impl<A: HashAlgorithm> digest::zeroize::ZeroizeOnDrop for StreamHasherCore<A> {}
 
 macro_rules! block_api {
     ($alg:ty, $block:ty, $output:ty, $name:expr, $oid:literal, $core_state:ty, $state:ty) => {

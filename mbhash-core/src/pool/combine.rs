@@ -1,9 +1,10 @@
 //! The combiner's work: the requests it takes, run through a job manager.
 
-use crate::alg::{self, Algorithm};
+use crate::alg::{self};
 use crate::manager::{Context, Flags, JobManager, Status};
 
 use super::slot::{Combiner, Request};
+use crate::engine::HashAlgorithm;
 
 /// Lanes a combiner fills, at most: its family's lanes ([`lanes`]), but
 /// never more than 16. MD5's 32 would double a slot's contexts, and the
@@ -54,7 +55,7 @@ macro_rules! store {
 crate::for_each_algorithm!(@names store);
 
 /// An algorithm whose contexts a [`Store`] holds.
-pub(super) trait Stored: Algorithm {
+pub(super) trait Stored: HashAlgorithm {
     /// The store's contexts for this algorithm (the store is switched to
     /// it first if it held another's).
     fn contexts(store: &mut Store) -> &mut [Option<Context<Self>>];
@@ -220,7 +221,7 @@ pub(super) fn run<'r, A: Stored, const N: usize>(
     debug_assert!(held.jobs.iter().all(Option::is_none));
 }
 
-fn submit<'a, A: Algorithm>(
+fn submit<'a, A: HashAlgorithm>(
     manager: &mut JobManager<'a, A>,
     ctx: &'a mut Context<A>,
     data: &'a [u8],

@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 
-use crate::alg::{Algorithm, Family};
 use crate::engine::{AnyEngine, EngineError, EngineFamily, LaneEngine};
+use crate::engine::{FamilyEngine, HashAlgorithm};
 use crate::manager::Context;
 
 /// The engines of a worker, one per family (from the family catalogue,
@@ -51,7 +51,7 @@ crate::for_each_family!(@names engines);
 
 impl Engines {
     /// The worker's engine for family `F`: the one given, else the default.
-    pub(crate) fn engine<F: Family>(&self) -> F::Engine {
+    pub(crate) fn engine<F: FamilyEngine>(&self) -> F::Engine {
         self.given(F::ENGINE_FAMILY)
             .and_then(F::Engine::from_any)
             .unwrap_or_else(F::Engine::configured)
@@ -59,11 +59,11 @@ impl Engines {
 }
 
 /// What the worker needs to know of a typed algorithm.
-pub(crate) trait ServiceAlgorithm: Algorithm {
+pub(crate) trait ServiceAlgorithm: HashAlgorithm {
     /// The worker's table of open streams of this algorithm.
     fn table(streams: &mut Streams) -> &mut HashMap<u64, Context<Self>>;
     /// The worker's engine for this algorithm's family.
-    fn engine(engines: &Engines) -> <Self::Family as Family>::Engine;
+    fn engine(engines: &Engines) -> <Self::Family as FamilyEngine>::Engine;
 }
 
 macro_rules! streams {
@@ -80,7 +80,7 @@ macro_rules! streams {
                 fn table(streams: &mut Streams) -> &mut HashMap<u64, Context<Self>> {
                     &mut streams.$v
                 }
-                fn engine(engines: &Engines) -> <Self::Family as Family>::Engine {
+                fn engine(engines: &Engines) -> <Self::Family as FamilyEngine>::Engine {
                     engines.engine::<Self::Family>()
                 }
             }

@@ -11,8 +11,8 @@ use super::algo::Engines;
 use super::error::BuildError;
 use super::queue::{Counters, Inner};
 use super::worker::Worker;
-use crate::alg::{Algorithm, Family};
 use crate::engine::{AnyEngine, LaneEngine, Sha256Engine, Sha512Engine};
+use crate::engine::{FamilyEngine, HashAlgorithm};
 
 /// A worker thread's stack.
 const STACK: usize = 2 << 20;
@@ -139,7 +139,7 @@ impl Builder {
     }
 
     /// The engine of `A`'s family, for code generic over the algorithm.
-    pub fn engine_of<A: Algorithm>(self, engine: <A::Family as Family>::Engine) -> Self {
+    pub fn engine_of<A: HashAlgorithm>(self, engine: <A::Family as FamilyEngine>::Engine) -> Self {
         self.engine(engine.into_any())
     }
 

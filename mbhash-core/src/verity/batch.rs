@@ -1,12 +1,12 @@
 //! Many equal-length blocks hashed at once, each with the tree's salt.
 
-use crate::alg::Algorithm;
 use crate::manager::{Context, Flags, JobManager};
 
 use super::VerityError;
+use crate::engine::HashAlgorithm;
 
 /// A tree's salt as its hashes see it.
-pub(crate) struct Salted<A: Algorithm> {
+pub(crate) struct Salted<A: HashAlgorithm> {
     /// The state after the salt that comes before each block (fs-verity,
     /// dm-verity format 1); `None` without one.
     prefix: Option<Context<A>>,
@@ -14,7 +14,7 @@ pub(crate) struct Salted<A: Algorithm> {
     suffix: Vec<u8>,
 }
 
-impl<A: Algorithm> Salted<A> {
+impl<A: HashAlgorithm> Salted<A> {
     /// Salt `prefix` before each block and `suffix` after it (either empty).
     pub(crate) fn new(prefix: &[u8], suffix: &[u8]) -> Result<Self, VerityError> {
         let prefix = if prefix.is_empty() {
@@ -76,7 +76,7 @@ impl<A: Algorithm> Salted<A> {
 }
 
 /// Runs every (context, chunk) job through one manager until all are back.
-fn run<'a, A: Algorithm>(
+fn run<'a, A: HashAlgorithm>(
     jobs: impl Iterator<Item = (&'a mut Context<A>, &'a [u8])>,
     flags: Flags,
 ) -> Result<(), VerityError> {

@@ -21,13 +21,13 @@
 //!   they were.
 
 use crate::Algo;
-use crate::alg::Algorithm;
 
 use super::batch::Salted;
 use super::tree::{self, Shape};
 use super::{
     Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size, check_root_hash,
 };
+use crate::engine::HashAlgorithm;
 
 /// Bytes of the superblock.
 pub const SUPERBLOCK_LEN: usize = 512;
@@ -213,7 +213,7 @@ impl Params {
         .leveled(MAX_LEVELS)
     }
 
-    fn salted<A: Algorithm>(&self) -> Result<Salted<A>, VerityError> {
+    fn salted<A: HashAlgorithm>(&self) -> Result<Salted<A>, VerityError> {
         if self.version == 1 {
             Salted::new(&self.salt, &[])
         } else {
@@ -391,7 +391,7 @@ pub fn format(
     crate::with_algo!(params.alg, A => format_with::<A>(params, input, image, opts))
 }
 
-fn format_with<A: Algorithm>(
+fn format_with<A: HashAlgorithm>(
     params: &Params,
     input: Input<'_>,
     image: &mut dyn TreeSink,
@@ -438,7 +438,7 @@ pub fn verify(
     crate::with_algo!(params.alg, A => verify_with::<A>(params, input, image, root_hash, opts))
 }
 
-fn verify_with<A: Algorithm>(
+fn verify_with<A: HashAlgorithm>(
     params: &Params,
     input: Input<'_>,
     image: &dyn TreeSource,

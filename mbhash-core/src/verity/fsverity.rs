@@ -22,13 +22,13 @@
 //! [`verify_root`] checks the tree alone against a root hash.
 
 use crate::Algo;
-use crate::alg::Algorithm;
 
 use super::batch::Salted;
 use super::tree::{self, Shape};
 use super::{
     Input, Options, Report, TreeSink, TreeSource, VerityError, check_block_size, check_root_hash,
 };
+use crate::engine::HashAlgorithm;
 
 /// Bytes of the descriptor's root hash field (the digest, zero-padded).
 const ROOT_FIELD: usize = 64;
@@ -107,7 +107,7 @@ impl Params {
         .leveled(MAX_LEVELS)
     }
 
-    fn salted<A: Algorithm>(&self) -> Result<Salted<A>, VerityError> {
+    fn salted<A: HashAlgorithm>(&self) -> Result<Salted<A>, VerityError> {
         let mut padded = self.salt.clone();
         // SHA-256's compression block is 64 bytes, SHA-512's 128.
         let block = if self.alg == Algo::Sha256 { 64 } else { 128 };
@@ -194,7 +194,7 @@ pub fn build(
     crate::with_algo!(params.alg, A => build_with::<A>(params, input, tree, opts))
 }
 
-fn build_with<A: Algorithm>(
+fn build_with<A: HashAlgorithm>(
     params: &Params,
     input: Input<'_>,
     tree: &mut dyn TreeSink,
@@ -338,7 +338,7 @@ pub fn verify_descriptor(
     crate::with_algo!(params.alg, A => verify_digest_with::<A>(&params, Some(&desc), input, tree, digest, opts))
 }
 
-fn verify_digest_with<A: Algorithm>(
+fn verify_digest_with<A: HashAlgorithm>(
     params: &Params,
     desc: Option<&Descriptor>,
     input: Input<'_>,
@@ -405,7 +405,7 @@ pub fn verify_root(
     crate::with_algo!(params.alg, A => verify_root_with::<A>(params, input, tree, root_hash, opts))
 }
 
-fn verify_root_with<A: Algorithm>(
+fn verify_root_with<A: HashAlgorithm>(
     params: &Params,
     input: Input<'_>,
     tree: &dyn TreeSource,

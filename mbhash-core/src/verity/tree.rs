@@ -9,12 +9,12 @@
 
 use std::sync::mpsc;
 
-use crate::alg::Algorithm;
 use crate::manager::Context;
 
 use super::batch::Salted;
 use super::io::{Input, Positional, TreeSink, TreeSource};
 use super::{Options, VerityError};
+use crate::engine::HashAlgorithm;
 
 /// Data bytes hashed per chunk (per thread at a time), at least.
 const CHUNK_BYTES: usize = 1 << 20;
@@ -145,7 +145,7 @@ type Consume<'c> = dyn FnMut(u64, &[u8]) -> Result<(), VerityError> + 'c;
 /// Hashes the data blocks chunk by chunk (on `opts.jobs` threads for
 /// positional input) and hands each chunk's digests to `consume(first
 /// block, digests)`, in order.
-fn for_each_leaf_chunk<A: Algorithm>(
+fn for_each_leaf_chunk<A: HashAlgorithm>(
     shape: &Shape,
     salted: &Salted<A>,
     input: Input<'_>,
@@ -256,7 +256,7 @@ struct Pending {
 
 /// Builds the tree: writes every level to `sink` at its offset plus `base`
 /// and returns the root hash (all zeros for no data).
-pub(crate) fn build<A: Algorithm>(
+pub(crate) fn build<A: HashAlgorithm>(
     shape: &Shape,
     salted: &Salted<A>,
     input: Input<'_>,
@@ -292,7 +292,7 @@ pub(crate) fn build<A: Algorithm>(
     Ok(b.root.expect("the top level hashes into the root"))
 }
 
-struct Builder<'s, A: Algorithm> {
+struct Builder<'s, A: HashAlgorithm> {
     shape: &'s Shape,
     salted: &'s Salted<A>,
     sink: &'s mut dyn TreeSink,
@@ -302,7 +302,7 @@ struct Builder<'s, A: Algorithm> {
     root: Option<Vec<u8>>,
 }
 
-impl<A: Algorithm> Builder<'_, A> {
+impl<A: HashAlgorithm> Builder<'_, A> {
     /// Adds the next hash of `level` (past the top: the root).
     fn push(&mut self, level: usize, hash: &[u8]) -> Result<(), VerityError> {
         let Some(p) = self.pending.get_mut(level) else {
@@ -348,7 +348,7 @@ impl<A: Algorithm> Builder<'_, A> {
 }
 
 /// Verifies data and a stored tree (at `base` in `tree`) against `root`.
-pub(crate) fn verify<A: Algorithm>(
+pub(crate) fn verify<A: HashAlgorithm>(
     shape: &Shape,
     salted: &Salted<A>,
     input: Input<'_>,
@@ -446,7 +446,7 @@ pub(crate) fn verify<A: Algorithm>(
 /// of themselves: the hash of the top block, of the one data block if the
 /// tree has no levels, all zeros for no data. Verifying against it checks
 /// the tree's consistency alone.
-pub(crate) fn stored_root<A: Algorithm>(
+pub(crate) fn stored_root<A: HashAlgorithm>(
     shape: &Shape,
     salted: &Salted<A>,
     input: &Input<'_>,

@@ -4,10 +4,10 @@
 
 use std::collections::VecDeque;
 
-use mbhash_core::alg::{Algorithm, Family};
 use mbhash_core::engine::{
     Engine, Kernels, LaneEngine, Sha256Engine, Sha256Kernels, Sha512Engine, Sha512Kernels,
 };
+use mbhash_core::engine::{FamilyEngine, HashAlgorithm};
 use mbhash_core::{Context, Flags, JobManager, Status};
 use mbhash_simd::cpu::{self, Feature};
 pub use mbhash_test_support::Rng;
@@ -22,7 +22,7 @@ pub fn engines<K: Kernels>() -> Vec<Engine<K>> {
 }
 
 /// Every engine of family `F` that this CPU runs (see [`engines`]).
-pub fn family_engines<F: Family>() -> Vec<F::Engine> {
+pub fn family_engines<F: FamilyEngine>() -> Vec<F::Engine> {
     <F::Engine as LaneEngine<F>>::names()
         .filter_map(|name| {
             let feature = mbhash_test_support::engine_feature(name);
@@ -50,14 +50,14 @@ pub fn sha512_engines() -> Vec<Sha512Engine> {
 }
 
 /// A family whose engines the tests can list: every family.
-pub trait TestFamily: Family {
+pub trait TestFamily: FamilyEngine {
     /// Every engine of the family that this CPU runs.
     fn engines() -> Vec<Self::Engine>;
     /// The reference (scalar) engine.
     fn scalar() -> Self::Engine;
 }
 
-impl<F: Family> TestFamily for F {
+impl<F: FamilyEngine> TestFamily for F {
     fn engines() -> Vec<F::Engine> {
         family_engines::<F>()
     }
@@ -125,8 +125,8 @@ impl Job {
 /// flushes, checking that every submitted chunk comes back exactly once,
 /// with the right status, before the job's next chunk is submitted.
 /// Returns the digests in job order.
-pub fn run_jobs<A: Algorithm>(
-    engine: <A::Family as Family>::Engine,
+pub fn run_jobs<A: HashAlgorithm>(
+    engine: <A::Family as FamilyEngine>::Engine,
     jobs: &[Job],
     rng: &mut Rng,
 ) -> Vec<A::Output> {
@@ -190,12 +190,12 @@ pub fn run_jobs<A: Algorithm>(
 }
 
 /// The `sha2` crate's digest of `data` for algorithm `A` (the oracle).
-pub fn oracle<A: Algorithm>(data: &[u8]) -> Vec<u8> {
+pub fn oracle<A: HashAlgorithm>(data: &[u8]) -> Vec<u8> {
     mbhash_test_support::oracle(A::NAME, data)
 }
 
 /// Checks digests of `jobs` against the oracle.
-pub fn check_digests<A: Algorithm>(what: &str, jobs: &[Job], digests: &[A::Output]) {
+pub fn check_digests<A: HashAlgorithm>(what: &str, jobs: &[Job], digests: &[A::Output]) {
     for (i, (job, d)) in jobs.iter().zip(digests).enumerate() {
         assert_eq!(
             d.as_ref(),

@@ -14,18 +14,19 @@ use core::mem::{MaybeUninit, align_of, offset_of, size_of};
 
 use mbhash_core::BlockBuffer;
 use mbhash_core::alg::{
-    Algorithm, Family, Md5Alg, Md5Family, Sha1Alg, Sha1Family, Sha256Alg, Sha256Family, Sha512Alg,
+    Family, Md5Alg, Md5Family, Sha1Alg, Sha1Family, Sha256Alg, Sha256Family, Sha512Alg,
     Sha512Family, Sm3Alg, Sm3Family,
 };
+use mbhash_core::engine::{FamilyEngine, HashAlgorithm};
 
 #[cfg(not(feature = "std"))]
 use super::engine_cell::EngineCell;
 use super::lanes::LaneMgr;
 
 /// What differs between isa-l_crypto's managers.
-pub(crate) trait IsalFamily: Family {
+pub(crate) trait IsalFamily: FamilyEngine {
     /// The algorithm isa-l_crypto computes with this family (its IV).
-    type Alg: Algorithm<Family = Self>;
+    type Alg: HashAlgorithm<Family = Self>;
     /// Padding after a job's last field, up to a multiple of 64 bytes.
     type JobTail;
     /// The C manager type (opaque here).
