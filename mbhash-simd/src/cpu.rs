@@ -172,7 +172,6 @@ fn detect_one(name: &str) -> bool {
     cpufeatures::new!(has_sse41, "sse4.1");
     cpufeatures::new!(has_sse42, "sse4.2");
     cpufeatures::new!(has_pclmulqdq, "pclmulqdq");
-    cpufeatures::new!(has_vpclmulqdq, "vpclmulqdq");
     match name {
         "avx2" => has_avx2::get(),
         "bmi1" => has_bmi1::get(),
@@ -185,9 +184,28 @@ fn detect_one(name: &str) -> bool {
         "sse4.1" => has_sse41::get(),
         "sse4.2" => has_sse42::get(),
         "pclmulqdq" => has_pclmulqdq::get(),
-        "vpclmulqdq" => has_vpclmulqdq::get(),
+        "vpclmulqdq" => vpclmulqdq_cpuid(),
         _ => false,
     }
+}
+
+/// The VPCLMULQDQ bit of CPUID (leaf 7, ECX bit 10) alone. `cpufeatures`
+/// reports it only with the AVX-512 register state enabled, which hides it
+/// on CPUs that have it with AVX2 alone (AMD Zen 3); the register state its
+/// kernels need is checked with the group's other members (`avx2` for
+/// [`Feature::Vpclmul256`], `avx512f` for [`Feature::Vpclmul`]).
+#[cfg(all(not(feature = "std"), target_arch = "x86_64"))]
+fn vpclmulqdq_cpuid() -> bool {
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    // SAFETY: CPUID exists on every x86_64 CPU; leaf 7 is read only when
+    // leaf 0 reports it. (The intrinsics are safe functions on newer
+    // compilers than the minimum supported one.)
+    #[allow(unused_unsafe)]
+    let (max_leaf, leaf7_ecx) = unsafe {
+        let max = __cpuid(0).eax;
+        (max, if max >= 7 { __cpuid_count(7, 0).ecx } else { 0 })
+    };
+    max_leaf >= 7 && leaf7_ecx & (1 << 10) != 0
 }
 
 #[cfg(not(target_arch = "x86_64"))]
