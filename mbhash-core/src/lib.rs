@@ -46,8 +46,9 @@ pub use alg::algo;
 pub mod block_api;
 mod buffer;
 pub mod crc;
+/// CRC32C's own API ([`crc::crc32c`]), at its earlier path.
 #[cfg(feature = "std")]
-pub mod crc32c;
+pub use crc::crc32c;
 pub mod engine;
 #[cfg(all(feature = "std", unix))]
 pub mod files;

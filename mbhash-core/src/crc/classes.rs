@@ -1,5 +1,5 @@
 //! Size classes and the timing of kernels per class: what `auto` of the
-//! CRC engines and of CRC32C ([`crate::crc32c`]) measure at first use.
+//! CRC engines and of CRC32C ([`crate::crc::crc32c`]) measure at first use.
 //!
 //! Class `b` holds the lengths of bit length `b` (`2^(b-1) ..= 2^b - 1`;
 //! class 0 is the empty input). `auto` times every supported kernel on the

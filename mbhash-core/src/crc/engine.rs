@@ -172,7 +172,7 @@ static DEFAULT: AtomicU8 = AtomicU8::new(0);
 
 /// Makes `name` the engine of every spec but CRC-32/ISCSI from now on, for
 /// the whole process (as OpenZFS's writable `zfs_*_impl` parameters, and
-/// [`crate::crc32c::set_default`] for CRC-32/ISCSI): [`super::checksum`]
+/// [`crate::crc::crc32c::set_default`] for CRC-32/ISCSI): [`super::checksum`]
 /// and friends, and every [`super::Crc`] made after, run it. It overrides
 /// `MBHASH_CRC_ENGINE`. Safe while other threads compute CRCs: every
 /// engine gives the same values.
@@ -354,7 +354,7 @@ enum Imp {
     Auto(&'static Selected),
     /// CRC-32/ISCSI on the CRC32C engines.
     #[cfg(feature = "std")]
-    Crc32c(crate::crc32c::Crc32cKernel),
+    Crc32c(crate::crc::crc32c::Crc32cKernel),
 }
 
 impl CrcKernel {
@@ -383,7 +383,7 @@ impl CrcKernel {
         if engine == CrcEngine::Auto && is_crc32c(spec) {
             return Ok(CrcKernel {
                 engine,
-                imp: Imp::Crc32c(crate::crc32c::Crc32cKernel::auto()),
+                imp: Imp::Crc32c(crate::crc::crc32c::Crc32cKernel::auto()),
             });
         }
         let _ = spec;
@@ -399,7 +399,7 @@ impl CrcKernel {
         if is_crc32c(spec) {
             return CrcKernel {
                 engine: CrcEngine::Auto,
-                imp: Imp::Crc32c(crate::crc32c::Crc32cKernel::configured()),
+                imp: Imp::Crc32c(crate::crc::crc32c::Crc32cKernel::configured()),
             };
         }
         let _ = spec;

@@ -34,7 +34,7 @@
 //! (the kernels compute any width as a degree-64 CRC, see
 //! `mbhash_simd::crc`). `MBHASH_CRC_ENGINE` names the engine of every spec
 //! but CRC-32/ISCSI, which follows `MBHASH_CRC32C_ENGINE` and, under
-//! `auto`, runs the CRC32C kernels of [`crate::crc32c`] (its `crc32`
+//! `auto`, runs the CRC32C kernels of [`crate::crc::crc32c`] (its `crc32`
 //! instruction kernels are CRC-32C-only specialisations).
 //!
 //! Without `std` everything works but the environment variable and the
@@ -45,6 +45,8 @@
 
 #[cfg(feature = "std")]
 pub(crate) mod classes;
+#[cfg(feature = "std")]
+pub mod crc32c;
 mod engine;
 mod spec;
 mod variant;
@@ -116,7 +118,7 @@ fn update_register_of(
     // CRC-32/ISCSI on the CRC32C engines, whatever its init and xorout.
     #[cfg(feature = "std")]
     if engine::is_crc32c(spec) {
-        return u64::from(!crate::crc32c::crc32c_append(!(reg as u32), data));
+        return u64::from(!crate::crc::crc32c::crc32c_append(!(reg as u32), data));
     }
     match consts {
         Some(c) => {

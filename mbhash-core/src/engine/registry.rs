@@ -32,7 +32,7 @@ macro_rules! engine_families {
                 #[doc = concat!("The ", $name, " family ([`", stringify!($engine), "`]).")]
                 $v,
             )*
-            /// CRC32C ([`crate::crc32c::Crc32cEngine`]).
+            /// CRC32C ([`crate::crc::crc32c::Crc32cEngine`]).
             #[cfg(feature = "std")]
             Crc32c,
             /// Every other CRC ([`crate::crc::CrcEngine`]): CRC-32, CRC-64/NVME,
@@ -90,9 +90,9 @@ macro_rules! engine_families {
         /// Makes `name` the default engine of `family` (an [`EngineFamily`], or an
         /// [`Algo`](crate::Algo), which names its family) at run time, for the
         /// whole process, as OpenZFS's writable `zfs_sha256_impl`: see
-        /// [`Engine::set_default`] and [`crate::crc32c::set_default`]. The next
+        /// [`Engine::set_default`] and [`crate::crc::crc32c::set_default`]. The next
         /// kernel call of pools and services, every new manager and hasher, and
-        /// the next [`crate::crc32c::crc32c`] run on it. Safe while other threads
+        /// the next [`crate::crc::crc32c::crc32c`] run on it. Safe while other threads
         /// hash.
         ///
         /// ```
@@ -120,7 +120,7 @@ macro_rules! engine_families {
             match family.into() {
                 $(EngineFamily::$v => $engine::set_default(name),)*
                 #[cfg(feature = "std")]
-                EngineFamily::Crc32c => crate::crc32c::set_default(name),
+                EngineFamily::Crc32c => crate::crc::crc32c::set_default(name),
                 #[cfg(feature = "std")]
                 EngineFamily::Crc => crate::crc::set_default(name),
             }
@@ -133,7 +133,7 @@ macro_rules! engine_families {
             match family.into() {
                 $(EngineFamily::$v => $engine::clear_default(),)*
                 #[cfg(feature = "std")]
-                EngineFamily::Crc32c => crate::crc32c::clear_default(),
+                EngineFamily::Crc32c => crate::crc::crc32c::clear_default(),
                 #[cfg(feature = "std")]
                 EngineFamily::Crc => crate::crc::clear_default(),
             }
@@ -145,7 +145,7 @@ macro_rules! engine_families {
             match family.into() {
                 $(EngineFamily::$v => $engine::configured().name(),)*
                 #[cfg(feature = "std")]
-                EngineFamily::Crc32c => crate::crc32c::engine().name(),
+                EngineFamily::Crc32c => crate::crc::crc32c::engine().name(),
                 #[cfg(feature = "std")]
                 EngineFamily::Crc => crate::crc::CrcKernel::configured().engine().name(),
             }
