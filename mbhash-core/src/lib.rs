@@ -47,7 +47,6 @@ pub mod block_api;
 mod buffer;
 pub mod crc;
 /// CRC32C's own API ([`crc::crc32c`]), at its earlier path.
-#[cfg(feature = "std")]
 pub use crc::crc32c;
 pub mod engine;
 #[cfg(all(feature = "std", unix))]

@@ -75,10 +75,14 @@
 //   (or `mbh_manager_init_with_engine`) ... `mbh_manager_fini`, and
 //   `mbh_ctx_init`; the isa-l_crypto compatible functions too. Not in this
 //   library: `mbh_manager_new`, `mbh_manager_new_with_engine`,
-//   `mbh_manager_free`, `mbh_hash_many`, `mbh_hash_many_with_engine` and
-//   the `mbh_crc32c` functions.
+//   `mbh_manager_free`, `mbh_hash_many` and `mbh_hash_many_with_engine`.
+// - CRCs: every `mbh_crc32c*` and `mbh_crc*` function and the ISA-L CRC
+//   drop-in (`crc32_iscsi`, `crc16_t10dif`, `crc64_*`, ...) are in it, on
+//   the same kernels as in the `std` library.
 // - Engines: the default is `auto` on default costs (no environment
-//   variables are read); `mbh_manager_init_with_engine` names one. CPU
+//   variables are read; for the CRCs, the widest kernel the CPU has);
+//   `mbh_manager_init_with_engine` names one, `mbh_set_engine` sets a
+//   family's default (`MBH_CRC32C` and `MBH_CRC` included). CPU
 //   features are detected with CPUID and XGETBV at first use and cached in
 //   atomics.
 // - A panic (a bug in mbhash) executes `ud2`: an invalid-opcode trap.
@@ -505,8 +509,7 @@ typedef struct mbh_dmverity_result {
 // `mbh_engine_supported`, `mbh_set_engine` and `mbh_get_engine` take it
 // beside the `MBH_SHA*` numbers, for the engines of `mbh_crc32c*`. It is
 // no hash algorithm: every other function refuses it
-// (`MBH_INVALID_ALGORITHM`), as does the kernel-style library, which has
-// no CRC32C.
+// (`MBH_INVALID_ALGORITHM`).
 #define MBH_CRC32C 7
 
 // The CRC engines, for the engine functions beside the `MBH_SHA*`

@@ -207,9 +207,7 @@ macro_rules! family_names {
                     static NAMES: [&CStr; COUNT] = c_names(&BYTES);
                     &NAMES
                 })*
-                #[cfg(feature = "std")]
                 EngineFamily::Crc32c => &crate::engine::CRC32C_NAMES,
-                #[cfg(feature = "std")]
                 EngineFamily::Crc => &crate::engine::CRC_NAMES,
             }
         }

@@ -15,8 +15,7 @@ use crate::boundary::{boundary, mbh_result, name_str, non_null, write_out};
 /// `mbh_engine_supported`, `mbh_set_engine` and `mbh_get_engine` take it
 /// beside the `MBH_SHA*` numbers, for the engines of `mbh_crc32c*`. It is
 /// no hash algorithm: every other function refuses it
-/// (`MBH_INVALID_ALGORITHM`), as does the kernel-style library, which has
-/// no CRC32C.
+/// (`MBH_INVALID_ALGORITHM`).
 pub const MBH_CRC32C: mbh_algorithm = 7;
 
 /// The CRC engines, for the engine functions beside the `MBH_SHA*`
@@ -31,11 +30,9 @@ pub const MBH_CRC: mbh_algorithm = 256;
 /// The engine family an algorithm number names (`MBH_CRC32C` and `MBH_CRC`
 /// included).
 fn family(alg: mbh_algorithm) -> Result<EngineFamily, mbh_result> {
-    #[cfg(feature = "std")]
     if alg == MBH_CRC32C {
         return Ok(EngineFamily::Crc32c);
     }
-    #[cfg(feature = "std")]
     if alg == MBH_CRC {
         return Ok(EngineFamily::Crc);
     }
@@ -48,24 +45,20 @@ fn names(family: EngineFamily) -> &'static [&'static CStr] {
 }
 
 /// The CRC engines' names (checked against `CrcEngine::ALL` by a test).
-#[cfg(feature = "std")]
 pub(crate) static CRC_NAMES: [&CStr; 5] =
     [c"auto", c"table", c"pclmul", c"vpclmul256", c"vpclmul512"];
 
 /// The CRC32C engines' names (checked against `Crc32cEngine::ALL` by a
 /// test).
-#[cfg(feature = "std")]
 pub(crate) static CRC32C_NAMES: [&CStr; 5] =
     [c"auto", c"table", c"sse42", c"vpclmul", c"vpclmul-fold"];
 
 /// True if this CPU runs the family's engine with this (known) name.
 fn supported(family: EngineFamily, name: &str) -> bool {
     match family {
-        #[cfg(feature = "std")]
         EngineFamily::Crc32c => {
             mbhash_core::crc32c::Crc32cEngine::from_name(name).is_some_and(|e| e.is_supported())
         }
-        #[cfg(feature = "std")]
         EngineFamily::Crc => {
             mbhash_core::crc::CrcEngine::from_name(name).is_some_and(|e| e.is_supported())
         }

@@ -52,9 +52,7 @@ extern crate std;
 
 mod alg;
 mod boundary;
-#[cfg(feature = "std")]
 mod crc;
-#[cfg(feature = "std")]
 mod crc32c;
 mod ctx;
 mod engine;
@@ -62,7 +60,7 @@ mod engine;
 #[cfg(target_pointer_width = "64")]
 mod isal;
 /// cbindgen:ignore
-#[cfg(all(feature = "std", target_pointer_width = "64"))]
+#[cfg(target_pointer_width = "64")]
 mod isal_crc;
 mod kernel;
 mod manager;
@@ -76,9 +74,7 @@ mod verity;
 
 pub use alg::*;
 pub use boundary::{mbh_result, mbh_result_str};
-#[cfg(feature = "std")]
 pub use crc::*;
-#[cfg(feature = "std")]
 pub use crc32c::*;
 pub use ctx::*;
 pub use engine::*;

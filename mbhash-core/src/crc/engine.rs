@@ -6,11 +6,11 @@ use super::classes::{
     CLASSES, Costs, TIMED_CLASSES, WARM_UP_US, cheapest, class, class_length, class_max, measure,
 };
 use super::spec::CrcSpec;
+use super::variant::CRC32_ISCSI;
 #[cfg(feature = "std")]
-use super::variant::{CRC32_ISCSI, CRC64_ECMA_182, CRC64_NVME};
+use super::variant::{CRC64_ECMA_182, CRC64_NVME};
 use crate::select::{EngineError, EngineErrorKind, EngineNames};
 use core::fmt;
-#[cfg(feature = "std")]
 use core::sync::atomic::{AtomicU8, Ordering};
 use mbhash_simd::crc::{Consts, Entry, Pclmul, Vpclmul256, Vpclmul512};
 
@@ -145,13 +145,13 @@ pub fn select_engine(name: &str) -> Result<CrcEngine, EngineError> {
 /// Read once per process. Without `std`, `auto`. After [`set_default`],
 /// the engine set there.
 pub fn configured_engine() -> Result<CrcEngine, EngineError> {
+    let set = DEFAULT.load(Ordering::Acquire);
+    if set != 0 {
+        return Ok(CrcEngine::ALL[(set - 1) as usize % 5]);
+    }
     #[cfg(feature = "std")]
     {
         use crate::race::Race;
-        let set = DEFAULT.load(Ordering::Acquire);
-        if set != 0 {
-            return Ok(CrcEngine::ALL[(set - 1) as usize % 5]);
-        }
         static CONFIGURED: Race<Result<CrcEngine, EngineError>> = Race::new();
         CONFIGURED
             .get_or_init(|| {
@@ -167,7 +167,6 @@ pub fn configured_engine() -> Result<CrcEngine, EngineError> {
 
 /// The engine set by [`set_default`]: `1 + ` its index in
 /// [`CrcEngine::ALL`]; 0 while none is set.
-#[cfg(feature = "std")]
 static DEFAULT: AtomicU8 = AtomicU8::new(0);
 
 /// Makes `name` the engine of every spec but CRC-32/ISCSI from now on, for
@@ -179,10 +178,10 @@ static DEFAULT: AtomicU8 = AtomicU8::new(0);
 ///
 /// # Errors
 /// An unknown name, or an engine this CPU does not run; nothing changes.
-#[cfg(feature = "std")]
 pub fn set_default(name: &str) -> Result<(), EngineError> {
     let engine = select_engine(name)?;
     // Made ready before it is published.
+    #[cfg(feature = "std")]
     if table(engine).is_none() {
         return Err(EngineError::new::<CrcKernel>(
             engine.name(),
@@ -191,16 +190,18 @@ pub fn set_default(name: &str) -> Result<(), EngineError> {
     }
     let i = engine.index();
     DEFAULT.store(i as u8 + 1, Ordering::Release);
+    #[cfg(feature = "std")]
     CURRENT.store(i as u8 + 1, Ordering::Release);
     Ok(())
 }
 
 /// Undoes [`set_default`]: from now on the engine `MBHASH_CRC_ENGINE`
-/// names runs again (`auto` when it is unset or invalid).
-#[cfg(feature = "std")]
+/// names runs again (`auto` when it is unset or invalid; without `std`,
+/// `auto`).
 pub fn clear_default() {
     DEFAULT.store(0, Ordering::Release);
     // The next call chooses again, from the variable.
+    #[cfg(feature = "std")]
     CURRENT.store(0, Ordering::Release);
 }
 
@@ -353,7 +354,6 @@ enum Imp {
     #[cfg(feature = "std")]
     Auto(&'static Selected),
     /// CRC-32/ISCSI on the CRC32C engines.
-    #[cfg(feature = "std")]
     Crc32c(crate::crc::crc32c::Crc32cKernel),
 }
 
@@ -379,14 +379,12 @@ impl CrcKernel {
     /// # Errors
     /// When `engine` does not run here.
     pub fn new_for(spec: &CrcSpec, engine: CrcEngine) -> Result<CrcKernel, EngineError> {
-        #[cfg(feature = "std")]
         if engine == CrcEngine::Auto && is_crc32c(spec) {
             return Ok(CrcKernel {
                 engine,
                 imp: Imp::Crc32c(crate::crc::crc32c::Crc32cKernel::auto()),
             });
         }
-        let _ = spec;
         CrcKernel::new(engine)
     }
 
@@ -395,14 +393,12 @@ impl CrcKernel {
     /// names, `auto` when that is invalid. Never fails.
     #[inline]
     pub fn for_spec(spec: &CrcSpec) -> CrcKernel {
-        #[cfg(feature = "std")]
         if is_crc32c(spec) {
             return CrcKernel {
                 engine: CrcEngine::Auto,
                 imp: Imp::Crc32c(crate::crc::crc32c::Crc32cKernel::configured()),
             };
         }
-        let _ = spec;
         CrcKernel::configured()
     }
 
@@ -449,7 +445,6 @@ impl CrcKernel {
             Imp::Auto(s) => {
                 s.by_class[c.reflected() as usize][class(data.len())].update(c, reg, data)
             }
-            #[cfg(feature = "std")]
             Imp::Crc32c(k) => !k.append(!(reg as u32), data) as u64,
         }
     }
@@ -463,7 +458,6 @@ impl CrcKernel {
             Imp::One(_) => self.engine == CrcEngine::Vpclmul512,
             #[cfg(feature = "std")]
             Imp::Auto(_) => calibrated().1.choice_for(c.reflected(), len) == CrcEngine::Vpclmul512,
-            #[cfg(feature = "std")]
             Imp::Crc32c(_) => false,
         }
     }
@@ -477,7 +471,6 @@ impl CrcKernel {
 
 /// True for the CRC32C polynomial, reflected, 32 bits: the register the
 /// CRC32C kernels advance, whatever the spec's `init` and `xorout`.
-#[cfg(feature = "std")]
 #[inline]
 pub(crate) fn is_crc32c(spec: &CrcSpec) -> bool {
     let c = CRC32_ISCSI;

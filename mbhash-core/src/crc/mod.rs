@@ -45,15 +45,17 @@
 
 #[cfg(feature = "std")]
 pub(crate) mod classes;
-#[cfg(feature = "std")]
 pub mod crc32c;
 mod engine;
 mod spec;
 mod variant;
 
 #[cfg(feature = "std")]
-pub use engine::{AutoChoices, ENGINE_VAR, auto_choices, clear_default, set_default};
-pub use engine::{CrcEngine, CrcKernel, configured_engine, engines, ready, select_engine};
+pub use engine::{AutoChoices, ENGINE_VAR, auto_choices};
+pub use engine::{
+    CrcEngine, CrcKernel, clear_default, configured_engine, engines, ready, select_engine,
+    set_default,
+};
 pub use mbhash_simd::crc::Consts;
 pub use spec::{CrcSpec, SpecError};
 pub use variant::*;
@@ -116,7 +118,6 @@ fn update_register_of(
 ) -> u64 {
     let reg = reg & spec.mask();
     // CRC-32/ISCSI on the CRC32C engines, whatever its init and xorout.
-    #[cfg(feature = "std")]
     if engine::is_crc32c(spec) {
         return u64::from(!crate::crc::crc32c::crc32c_append(!(reg as u32), data));
     }

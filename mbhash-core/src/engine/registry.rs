@@ -33,11 +33,9 @@ macro_rules! engine_families {
                 $v,
             )*
             /// CRC32C ([`crate::crc::crc32c::Crc32cEngine`]).
-            #[cfg(feature = "std")]
             Crc32c,
             /// Every other CRC ([`crate::crc::CrcEngine`]): CRC-32, CRC-64/NVME,
             /// CRC-16/T10-DIF, any spec (`MBHASH_CRC_ENGINE`).
-            #[cfg(feature = "std")]
             Crc,
         }
 
@@ -53,21 +51,15 @@ macro_rules! engine_families {
 
         impl EngineFamily {
             /// Every hash family, then CRC32C, then the other CRCs.
-            #[cfg(feature = "std")]
             pub const ALL: [EngineFamily; [$(EngineFamily::$v,)* EngineFamily::Crc32c, EngineFamily::Crc].len()] =
                 [$(EngineFamily::$v,)* EngineFamily::Crc32c, EngineFamily::Crc];
-            /// Every hash family.
-            #[cfg(not(feature = "std"))]
-            pub const ALL: [EngineFamily; [$(EngineFamily::$v),*].len()] = [$(EngineFamily::$v),*];
 
             /// The family's name in messages: `"sha256"`, `"sha512"`, ...,
             /// `"crc32c"`, `"crc"`.
             pub const fn name(self) -> &'static str {
                 match self {
                     $(EngineFamily::$v => $name,)*
-                    #[cfg(feature = "std")]
                     EngineFamily::Crc32c => "crc32c",
-                    #[cfg(feature = "std")]
                     EngineFamily::Crc => "crc",
                 }
             }
@@ -119,9 +111,7 @@ macro_rules! engine_families {
         pub fn set_default(family: impl Into<EngineFamily>, name: &str) -> Result<(), EngineError> {
             match family.into() {
                 $(EngineFamily::$v => $engine::set_default(name),)*
-                #[cfg(feature = "std")]
                 EngineFamily::Crc32c => crate::crc::crc32c::set_default(name),
-                #[cfg(feature = "std")]
                 EngineFamily::Crc => crate::crc::set_default(name),
             }
         }
@@ -132,9 +122,7 @@ macro_rules! engine_families {
         pub fn clear_default(family: impl Into<EngineFamily>) {
             match family.into() {
                 $(EngineFamily::$v => $engine::clear_default(),)*
-                #[cfg(feature = "std")]
                 EngineFamily::Crc32c => crate::crc::crc32c::clear_default(),
-                #[cfg(feature = "std")]
                 EngineFamily::Crc => crate::crc::clear_default(),
             }
         }
@@ -144,9 +132,7 @@ macro_rules! engine_families {
         pub fn default_name(family: impl Into<EngineFamily>) -> &'static str {
             match family.into() {
                 $(EngineFamily::$v => $engine::configured().name(),)*
-                #[cfg(feature = "std")]
                 EngineFamily::Crc32c => crate::crc::crc32c::engine().name(),
-                #[cfg(feature = "std")]
                 EngineFamily::Crc => crate::crc::CrcKernel::configured().engine().name(),
             }
         }

@@ -12,7 +12,14 @@
  * lanes), on the default engine and on every engine this CPU supports, and
  * exits non-zero on any mismatch. (mbh_hash_many, which allocates, is not in
  * the kernel-style library.)
+ *
+ * Every named CRC (mbh_crc, the per-variant functions, mbh_crc32c and the
+ * ISA-L CRC drop-in) against the catalogue's check values and a bit-by-bit
+ * CRC written here from each CRC's parameters, at many lengths and offsets,
+ * on every CRC and CRC32C engine this CPU runs (set with mbh_set_engine).
  */
+#include "isa-l/crc.h"
+#include "isa-l/crc64.h"
 #include "mbhash.h"
 
 /* ---- The C library functions the archive uses (see the README, "Kernel-style use"). ---- */
@@ -398,6 +405,267 @@ static void run(size_t a, const char *engine) {
     put("\n");
 }
 
+/* ---- CRCs. ---- */
+
+/* The parameters of every named CRC (the CRC catalogue's, reveng; the
+ * *_NORM and JONES_REFL ones are ISA-L's functions, not catalogued, with
+ * check values from a bit-by-bit computation) and its check value, the CRC
+ * of "123456789". */
+static const struct crc_kat {
+    mbh_crc_id id;
+    const char *name;
+    unsigned width;
+    uint64_t poly, init;
+    bool refin, refout;
+    uint64_t xorout, check;
+} CRCS[] = {
+    {MBH_CRC_32_ISO_HDLC, "crc32", 32, 0x04C11DB7, 0xFFFFFFFF, true, true, 0xFFFFFFFF, 0xCBF43926},
+    {MBH_CRC_32_BZIP2, "crc32-bzip2", 32, 0x04C11DB7, 0xFFFFFFFF, false, false, 0xFFFFFFFF,
+     0xFC891918},
+    {MBH_CRC_32_CKSUM, "crc32-cksum", 32, 0x04C11DB7, 0, false, false, 0xFFFFFFFF, 0x765E7680},
+    {MBH_CRC_32_ISCSI, "crc32c", 32, 0x1EDC6F41, 0xFFFFFFFF, true, true, 0xFFFFFFFF, 0xE3069283},
+    {MBH_CRC_64_NVME, "crc64-nvme", 64, 0xAD93D23594C93659, ~0ull, true, true, ~0ull,
+     0xAE8B14860A799888},
+    {MBH_CRC_64_XZ, "crc64-xz", 64, 0x42F0E1EBA9EA3693, ~0ull, true, true, ~0ull,
+     0x995DC9BBDF1939FA},
+    {MBH_CRC_64_ECMA_182, "crc64-ecma-182", 64, 0x42F0E1EBA9EA3693, 0, false, false, 0,
+     0x6C40DF5F0B497347},
+    {MBH_CRC_64_WE, "crc64-we", 64, 0x42F0E1EBA9EA3693, ~0ull, false, false, ~0ull,
+     0x62EC59E3F1A4F00A},
+    {MBH_CRC_64_GO_ISO, "crc64-go-iso", 64, 0x1B, ~0ull, true, true, ~0ull, 0xB90956C775A41001},
+    {MBH_CRC_64_REDIS, "crc64-redis", 64, 0xAD93D23594C935A9, 0, true, true, 0,
+     0xE9C6D914C4B8D9CA},
+    {MBH_CRC_64_ISO_NORM, "crc64-iso-norm", 64, 0x1B, ~0ull, false, false, ~0ull,
+     0x1B00415A776C026F},
+    {MBH_CRC_64_JONES_REFL, "crc64-jones-refl", 64, 0xAD93D23594C935A9, ~0ull, true, true, ~0ull,
+     0x3558E8E979F60D7E},
+    {MBH_CRC_64_JONES_NORM, "crc64-jones-norm", 64, 0xAD93D23594C935A9, ~0ull, false, false,
+     ~0ull, 0xDCF90FB7D3A994F3},
+    {MBH_CRC_64_ROCKSOFT_NORM, "crc64-rocksoft-norm", 64, 0xAD93D23594C93659, ~0ull, false, false,
+     ~0ull, 0xC0E340D3ED32F595},
+    {MBH_CRC_16_T10_DIF, "crc16-t10dif", 16, 0x8BB7, 0, false, false, 0, 0xD0DB},
+};
+#define NCRCS (sizeof CRCS / sizeof CRCS[0])
+
+/* Lengths around the kernels' lane, vector and fold widths, and long ones. */
+static const size_t CRC_LENS[] = {0,   1,   2,   3,   7,   8,   15,   16,   17,   31,   32,
+                                  33,  47,  48,  63,  64,  65,  95,   127,  128,  129,  191,
+                                  255, 256, 257, 511, 512, 513, 1023, 1024, 1025, 4095, 4096,
+                                  4097, 8191, 65536, 70001};
+#define NCRC_LENS (sizeof CRC_LENS / sizeof CRC_LENS[0])
+/* Offsets into the data (the kernels' unaligned starts). */
+#define CRC_OFFSETS 3
+static uint8_t crc_data[70001 + CRC_OFFSETS * 21];
+static uint64_t crc_want[NCRCS][NCRC_LENS][CRC_OFFSETS];
+
+static uint64_t reflect(uint64_t v, unsigned width) {
+    uint64_t r = 0;
+    for (unsigned i = 0; i < width; i++) r |= ((v >> i) & 1) << (width - 1 - i);
+    return r;
+}
+
+/* The CRC of `len` bytes, bit by bit, from the parameters alone. */
+static uint64_t crc_bitwise(const struct crc_kat *k, const uint8_t *p, size_t len) {
+    uint64_t mask = k->width == 64 ? ~0ull : (1ull << k->width) - 1;
+    uint64_t reg;
+    if (k->refin) {
+        uint64_t poly = reflect(k->poly, k->width);
+        reg = reflect(k->init, k->width);
+        for (size_t i = 0; i < len; i++) {
+            reg ^= p[i];
+            for (int b = 0; b < 8; b++) reg = reg & 1 ? (reg >> 1) ^ poly : reg >> 1;
+        }
+        if (!k->refout) reg = reflect(reg, k->width);
+    } else {
+        uint64_t top = 1ull << (k->width - 1);
+        reg = k->init;
+        for (size_t i = 0; i < len; i++) {
+            reg ^= (uint64_t)p[i] << (k->width - 8);
+            for (int b = 0; b < 8; b++) reg = (reg & top ? (reg << 1) ^ k->poly : reg << 1) & mask;
+        }
+        if (k->refout) reg = reflect(reg, k->width);
+    }
+    return (reg ^ k->xorout) & mask;
+}
+
+static void crc_fail(const struct crc_kat *k, const char *how, size_t len, uint64_t got,
+                     uint64_t want) {
+    uint8_t g[8], w[8];
+    for (int i = 0; i < 8; i++) {
+        g[i] = (uint8_t)(got >> (56 - 8 * i));
+        w[i] = (uint8_t)(want >> (56 - 8 * i));
+    }
+    failures++;
+    put("FAIL ");
+    put(k->name);
+    put(" ");
+    put(how);
+    put(" at ");
+    put_uint(len);
+    put(" bytes: got ");
+    put_hex(g, 8);
+    put(", want ");
+    put_hex(w, 8);
+    put("\n");
+}
+
+/* The per-variant function of `id`, through mbh_crc's type. */
+static mbh_result crc_by_name(mbh_crc_id id, const uint8_t *p, size_t len, uint64_t *out) {
+    mbh_result r = MBH_OK;
+    uint16_t v16 = 0;
+    uint32_t v32 = 0;
+    uint64_t v64 = 0;
+    switch (id) {
+    case MBH_CRC_32_ISO_HDLC: r = mbh_crc32(p, len, &v32); break;
+    case MBH_CRC_32_BZIP2: r = mbh_crc32_bzip2(p, len, &v32); break;
+    case MBH_CRC_32_CKSUM: r = mbh_crc32_cksum(p, len, &v32); break;
+    case MBH_CRC_32_ISCSI: r = mbh_crc32c(p, len, &v32); break;
+    case MBH_CRC_64_NVME: r = mbh_crc64_nvme(p, len, &v64); break;
+    case MBH_CRC_64_XZ: r = mbh_crc64_xz(p, len, &v64); break;
+    case MBH_CRC_64_ECMA_182: r = mbh_crc64_ecma_182(p, len, &v64); break;
+    case MBH_CRC_64_WE: r = mbh_crc64_we(p, len, &v64); break;
+    case MBH_CRC_64_GO_ISO: r = mbh_crc64_go_iso(p, len, &v64); break;
+    case MBH_CRC_64_REDIS: r = mbh_crc64_redis(p, len, &v64); break;
+    case MBH_CRC_16_T10_DIF: r = mbh_crc16_t10dif(p, len, &v16); break;
+    default: return mbh_crc(id, p, len, out); /* ISA-L's *_norm: no function of its own */
+    }
+    *out = v64 | v32 | v16;
+    return r;
+}
+
+/* ISA-L's function of `id` (its seed conventions: see isa-l/crc.h). */
+static uint64_t crc_isal(mbh_crc_id id, const uint8_t *p, size_t len) {
+    unsigned char *b = (unsigned char *)p;
+    switch (id) {
+    case MBH_CRC_32_ISO_HDLC: return crc32_gzip_refl(0, b, len);
+    case MBH_CRC_32_BZIP2: return crc32_ieee(0, b, len);
+    case MBH_CRC_32_ISCSI: return ~crc32_iscsi(b, (int)len, 0xFFFFFFFF) & 0xFFFFFFFF;
+    case MBH_CRC_64_NVME: return crc64_rocksoft_refl(0, b, len);
+    case MBH_CRC_64_XZ: return crc64_ecma_refl(0, b, len);
+    case MBH_CRC_64_WE: return crc64_ecma_norm(0, b, len);
+    case MBH_CRC_64_GO_ISO: return crc64_iso_refl(0, b, len);
+    case MBH_CRC_64_ISO_NORM: return crc64_iso_norm(0, b, len);
+    case MBH_CRC_64_JONES_REFL: return crc64_jones_refl(0, b, len);
+    case MBH_CRC_64_JONES_NORM: return crc64_jones_norm(0, b, len);
+    case MBH_CRC_64_ROCKSOFT_NORM: return crc64_rocksoft_norm(0, b, len);
+    case MBH_CRC_16_T10_DIF: return crc16_t10dif(0, b, len);
+    default: return crc_bitwise(&CRCS[0], 0, 0); /* none: never compared */
+    }
+}
+
+static bool has_isal(mbh_crc_id id) {
+    return id != MBH_CRC_32_CKSUM && id != MBH_CRC_64_ECMA_182 && id != MBH_CRC_64_REDIS;
+}
+
+/* Every CRC on the engines set now; `engine` names them in messages. */
+static void run_crcs(const char *engine) {
+    int before = failures;
+    static uint8_t copy[70001];
+    for (size_t c = 0; c < NCRCS; c++) {
+        const struct crc_kat *k = &CRCS[c];
+        uint64_t got = 0;
+        expect_ok(mbh_crc(k->id, (const uint8_t *)"123456789", 9, &got), "mbh_crc");
+        if (got != k->check) crc_fail(k, "check value", 9, got, k->check);
+        for (size_t l = 0; l < NCRC_LENS; l++) {
+            size_t len = CRC_LENS[l];
+            for (size_t o = 0; o < CRC_OFFSETS; o++) {
+                const uint8_t *p = crc_data + o * 21;
+                uint64_t want = crc_want[c][l][o];
+                expect_ok(mbh_crc(k->id, p, len, &got), "mbh_crc");
+                if (got != want) crc_fail(k, "mbh_crc", len, got, want);
+                expect_ok(crc_by_name(k->id, p, len, &got), "mbh_crc<variant>");
+                if (got != want) crc_fail(k, "per-variant function", len, got, want);
+                if (has_isal(k->id) && (got = crc_isal(k->id, p, len)) != want)
+                    crc_fail(k, "ISA-L drop-in", len, got, want);
+                /* In two pieces: append, and combine. */
+                uint64_t a = 0, b = 0, whole = 0;
+                size_t cut = len / 3;
+                expect_ok(mbh_crc(k->id, p, cut, &a), "mbh_crc");
+                expect_ok(mbh_crc_append(k->id, a, p + cut, len - cut, &whole), "mbh_crc_append");
+                if (whole != want) crc_fail(k, "mbh_crc_append", len, whole, want);
+                expect_ok(mbh_crc(k->id, p + cut, len - cut, &b), "mbh_crc");
+                expect_ok(mbh_crc_combine(k->id, a, b, len - cut, &whole), "mbh_crc_combine");
+                if (whole != want) crc_fail(k, "mbh_crc_combine", len, whole, want);
+            }
+        }
+        if (k->id == MBH_CRC_16_T10_DIF) {
+            /* The CRC while copying. */
+            uint16_t v = crc16_t10dif_copy(0, copy, crc_data + 1, sizeof copy);
+            uint64_t want = crc_bitwise(k, crc_data + 1, sizeof copy);
+            if (v != want) crc_fail(k, "crc16_t10dif_copy", sizeof copy, v, want);
+            if (memcmp(copy, crc_data + 1, sizeof copy) != 0) {
+                put("FAIL crc16_t10dif_copy: the copy differs\n");
+                failures++;
+            }
+        }
+    }
+    /* CRC32C's own functions, on 1024 bytes (CRC_LENS[29]) in two pieces. */
+    uint32_t a32 = 0, b32 = 0, c32 = 0;
+    uint64_t want32 = crc_want[3][29][0];
+    expect_ok(mbh_crc32c(crc_data, 100, &a32), "mbh_crc32c");
+    expect_ok(mbh_crc32c_append(a32, crc_data + 100, 924, &c32), "mbh_crc32c_append");
+    if (c32 != want32) crc_fail(&CRCS[3], "mbh_crc32c_append", 1024, c32, want32);
+    expect_ok(mbh_crc32c(crc_data + 100, 924, &b32), "mbh_crc32c");
+    expect_ok(mbh_crc32c_combine(a32, b32, 924, &c32), "mbh_crc32c_combine");
+    if (c32 != want32) crc_fail(&CRCS[3], "mbh_crc32c_combine", 1024, c32, want32);
+    put(failures == before ? "ok     " : "FAILED ");
+    put("every named CRC on ");
+    put(engine);
+    put("\n");
+}
+
+/* Every engine of `family` (MBH_CRC or MBH_CRC32C) this CPU runs. */
+static size_t run_crc_engines(mbh_algorithm family, const char *family_name) {
+    size_t count = 0, run = 0;
+    expect_ok(mbh_engine_count(family, &count), "mbh_engine_count (CRC)");
+    for (size_t e = 0; e < count; e++) {
+        const char *name = 0;
+        bool supported = false;
+        expect_ok(mbh_engine_name(family, e, &name), "mbh_engine_name (CRC)");
+        if (!name) continue;
+        expect_ok(mbh_engine_supported(family, name, &supported), "mbh_engine_supported (CRC)");
+        if (!supported) continue;
+        expect_ok(mbh_set_engine(family, name), "mbh_set_engine (CRC)");
+        const char *now = 0;
+        expect_ok(mbh_get_engine(family, &now), "mbh_get_engine (CRC)");
+        size_t n = 0;
+        while (now && name[n] && now[n] == name[n]) n++;
+        if (!now || now[n] != name[n]) {
+            put("FAIL mbh_get_engine after mbh_set_engine\n");
+            failures++;
+        }
+        put(family_name);
+        put(" engine ");
+        put(name);
+        put(": ");
+        run_crcs(name);
+        run++;
+    }
+    expect_ok(mbh_set_engine(family, "auto"), "mbh_set_engine (CRC)");
+    return run;
+}
+
+static void run_all_crcs(void) {
+    uint32_t x = 0x9E3779B9u;
+    for (size_t i = 0; i < sizeof crc_data; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        crc_data[i] = (uint8_t)x;
+    }
+    for (size_t c = 0; c < NCRCS; c++)
+        for (size_t l = 0; l < NCRC_LENS; l++)
+            for (size_t o = 0; o < CRC_OFFSETS; o++)
+                crc_want[c][l][o] = crc_bitwise(&CRCS[c], crc_data + o * 21, CRC_LENS[l]);
+    put("CRCs on the default engines: ");
+    run_crcs("the default engines");
+    /* auto and table at least, for each family. */
+    if (run_crc_engines(MBH_CRC, "crc") < 2 || run_crc_engines(MBH_CRC32C, "crc32c") < 2) {
+        put("FAIL too few CRC engines ran\n");
+        failures++;
+    }
+}
+
 void start_c(void) {
     memset(million_a, 'a', sizeof million_a);
     size_t engines_run = 0;
@@ -418,6 +686,7 @@ void start_c(void) {
         }
     }
     run_pool();
+    run_all_crcs();
     /* At least auto and scalar for each algorithm. */
     if (engines_run < 2 * sizeof ALGS / sizeof ALGS[0]) {
         put("FAIL too few engines ran\n");

@@ -11,8 +11,9 @@
  * initialised, whole messages and streams submitted until the lanes are
  * full and the kernels run inside mbh_submit, flushes, digests, queries,
  * the pool alone and with another thread's jobs joining its lanes,
- * and the isa-l_crypto compatible functions (mbh_hash_many is not in the
- * kernel-style library). Prints the deepest use of each function and fails
+ * the isa-l_crypto compatible functions (mbh_hash_many is not in the
+ * kernel-style library), and every CRC function (mbh_crc*, mbh_crc32c*,
+ * the ISA-L CRC drop-in) on every CRC and CRC32C engine. Prints the deepest use of each function and fails
  * if any exceeds MBH_KERNEL_STACK_MAX.
  */
 #define _GNU_SOURCE /* pthread_attr_setstack */
@@ -23,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "isa-l/crc.h"
+#include "isa-l/crc64.h"
 #include "isa-l_crypto/sha256_mb.h"
 #include "isa-l_crypto/sha512_mb.h"
 #include "isa-l_crypto/md5_mb.h"
@@ -44,7 +47,7 @@ static int failures;
 static struct use {
     const char *name;
     size_t bytes;
-} uses[64];
+} uses[128];
 static size_t nuses;
 
 __attribute__((noinline)) static void paint(uintptr_t sp) {
@@ -287,6 +290,100 @@ static ISAL_SM3_HASH_CTX ctxsm3[NCTX];
         } while (out);                                                                         \
     } while (0)
 
+/* Every CRC function at every length of LENS, on the engines set now. */
+static void crcs(void) {
+    mbh_result r;
+    unsigned char *d = data;
+    static unsigned char copy[300000];
+    for (mbh_crc_id id = 1; id < MBH_CRC_COUNT; id++) {
+        uint64_t a = 0, b = 0;
+        uint32_t w = 0;
+        const char *name;
+        mbh_crc_id back;
+        MEASURE("mbh_crc_name", r = mbh_crc_name(id, &name));
+        expect_ok(r, "mbh_crc_name");
+        MEASURE("mbh_crc_from_name", r = mbh_crc_from_name(name, &back));
+        expect_ok(r, "mbh_crc_from_name");
+        MEASURE("mbh_crc_width", r = mbh_crc_width(id, &w));
+        expect_ok(r, "mbh_crc_width");
+        for (size_t i = 0; i < NLENS; i++) {
+            size_t len = LENS[i];
+            MEASURE("mbh_crc", r = mbh_crc(id, data + 1, len, &a));
+            expect_ok(r, "mbh_crc");
+            MEASURE("mbh_crc_append", r = mbh_crc_append(id, a, data, len, &b));
+            expect_ok(r, "mbh_crc_append");
+            MEASURE("mbh_crc_combine", r = mbh_crc_combine(id, a, b, len, &b));
+            expect_ok(r, "mbh_crc_combine");
+        }
+    }
+    for (size_t i = 0; i < NLENS; i++) {
+        size_t n = LENS[i];
+        uint16_t c16;
+        uint32_t c32;
+        uint64_t c64;
+        MEASURE("mbh_crc16_t10dif", r = mbh_crc16_t10dif(data, n, &c16));
+        MEASURE("mbh_crc16_t10dif_append", r = mbh_crc16_t10dif_append(c16, data, n, &c16));
+        MEASURE("mbh_crc32", r = mbh_crc32(data, n, &c32));
+        MEASURE("mbh_crc32_append", r = mbh_crc32_append(c32, data, n, &c32));
+        MEASURE("mbh_crc32_bzip2", r = mbh_crc32_bzip2(data, n, &c32));
+        MEASURE("mbh_crc32_bzip2_append", r = mbh_crc32_bzip2_append(c32, data, n, &c32));
+        MEASURE("mbh_crc32_cksum", r = mbh_crc32_cksum(data, n, &c32));
+        MEASURE("mbh_crc32_cksum_append", r = mbh_crc32_cksum_append(c32, data, n, &c32));
+        MEASURE("mbh_crc64_nvme", r = mbh_crc64_nvme(data, n, &c64));
+        MEASURE("mbh_crc64_nvme_append", r = mbh_crc64_nvme_append(c64, data, n, &c64));
+        MEASURE("mbh_crc64_xz", r = mbh_crc64_xz(data, n, &c64));
+        MEASURE("mbh_crc64_xz_append", r = mbh_crc64_xz_append(c64, data, n, &c64));
+        MEASURE("mbh_crc64_ecma_182", r = mbh_crc64_ecma_182(data, n, &c64));
+        MEASURE("mbh_crc64_ecma_182_append", r = mbh_crc64_ecma_182_append(c64, data, n, &c64));
+        MEASURE("mbh_crc64_we", r = mbh_crc64_we(data, n, &c64));
+        MEASURE("mbh_crc64_we_append", r = mbh_crc64_we_append(c64, data, n, &c64));
+        MEASURE("mbh_crc64_go_iso", r = mbh_crc64_go_iso(data, n, &c64));
+        MEASURE("mbh_crc64_go_iso_append", r = mbh_crc64_go_iso_append(c64, data, n, &c64));
+        MEASURE("mbh_crc64_redis", r = mbh_crc64_redis(data, n, &c64));
+        MEASURE("mbh_crc64_redis_append", r = mbh_crc64_redis_append(c64, data, n, &c64));
+        MEASURE("mbh_crc32c", r = mbh_crc32c(data, n, &c32));
+        MEASURE("mbh_crc32c_append", r = mbh_crc32c_append(c32, data, n, &c32));
+        MEASURE("mbh_crc32c_combine", r = mbh_crc32c_combine(c32, c32, n, &c32));
+        expect_ok(r, "mbh_crc*");
+        /* The ISA-L drop-in (no error codes). */
+        MEASURE("crc16_t10dif", c16 = crc16_t10dif(0, d, n));
+        MEASURE("crc16_t10dif_copy", c16 = crc16_t10dif_copy(c16, copy, d, n));
+        MEASURE("crc32_ieee", c32 = crc32_ieee(0, d, n));
+        MEASURE("crc32_gzip_refl", c32 = crc32_gzip_refl(c32, d, n));
+        MEASURE("crc32_iscsi", c32 = crc32_iscsi(d, (int)n, c32));
+        MEASURE("crc64_ecma_refl", c64 = crc64_ecma_refl(0, d, n));
+        MEASURE("crc64_ecma_norm", c64 = crc64_ecma_norm(c64, d, n));
+        MEASURE("crc64_iso_refl", c64 = crc64_iso_refl(c64, d, n));
+        MEASURE("crc64_iso_norm", c64 = crc64_iso_norm(c64, d, n));
+        MEASURE("crc64_jones_refl", c64 = crc64_jones_refl(c64, d, n));
+        MEASURE("crc64_jones_norm", c64 = crc64_jones_norm(c64, d, n));
+        MEASURE("crc64_rocksoft_refl", c64 = crc64_rocksoft_refl(c64, d, n));
+        MEASURE("crc64_rocksoft_norm", c64 = crc64_rocksoft_norm(c64, d, n));
+        (void)c16;
+    }
+}
+
+/* crcs() on every engine of `family` (MBH_CRC or MBH_CRC32C), then auto. */
+static void crc_engines(mbh_algorithm family) {
+    size_t count = 0;
+    mbh_result r;
+    MEASURE("mbh_engine_count", r = mbh_engine_count(family, &count));
+    expect_ok(r, "mbh_engine_count (CRC)");
+    for (size_t e = 0; e < count; e++) {
+        const char *name, *now;
+        bool supported = false;
+        mbh_engine_name(family, e, &name);
+        mbh_engine_supported(family, name, &supported);
+        if (!supported) continue;
+        MEASURE("mbh_set_engine", r = mbh_set_engine(family, name));
+        expect_ok(r, "mbh_set_engine (CRC)");
+        MEASURE("mbh_get_engine", r = mbh_get_engine(family, &now));
+        expect_ok(r, "mbh_get_engine (CRC)");
+        crcs();
+    }
+    expect_ok(mbh_set_engine(family, "auto"), "mbh_set_engine (CRC)");
+}
+
 static void *workload(void *arg) {
     (void)arg;
     static const mbh_algorithm algs[] = {MBH_SHA256, MBH_SHA224, MBH_SHA512, MBH_SHA384, MBH_SHA512_256,
@@ -306,6 +403,9 @@ static void *workload(void *arg) {
             if (supported) native(algs[a], name);
         }
     }
+    crcs();
+    crc_engines(MBH_CRC);
+    crc_engines(MBH_CRC32C);
     ISAL_FAMILY(sha256, SHA256, isal256, ctx256);
     ISAL_FAMILY(sha512, SHA512, isal512, ctx512);
     ISAL_FAMILY(md5, MD5, isalmd5, ctxmd5);

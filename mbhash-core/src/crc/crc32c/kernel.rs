@@ -2,8 +2,11 @@
 //! engine's entry per size class ([`Selected`]).
 
 use super::Crc32cEngine;
+#[cfg(feature = "std")]
 use crate::crc::classes::{CLASSES, class, class_max};
-use mbhash_simd::crc32c::{Entry, Kernel, Sse42, Table, Vpclmul, VpclmulFold};
+#[cfg(feature = "std")]
+use mbhash_simd::crc32c::Entry;
+use mbhash_simd::crc32c::{Kernel, Sse42, Table, Vpclmul, VpclmulFold};
 
 /// One kernel token, ready to run.
 #[derive(Clone, Copy, Debug)]
@@ -26,6 +29,7 @@ impl One {
         })
     }
 
+    #[cfg(feature = "std")]
     pub(super) fn engine(self) -> Crc32cEngine {
         match self {
             One::Table(_) => Crc32cEngine::Table,
@@ -47,6 +51,7 @@ impl One {
     }
 
     /// The kernel's entry for inputs of at most `max_len` bytes.
+    #[cfg(feature = "std")]
     pub(super) fn entry(self, max_len: usize) -> Entry {
         match self {
             One::Table(k) => k.entry(max_len),
@@ -71,6 +76,7 @@ impl One {
 /// An engine made ready: a kernel entry for every size class (the same
 /// kernel unless the engine is `auto`), so that a call is one indirect call
 /// with no dispatch of its own.
+#[cfg(feature = "std")]
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Selected {
     engine: Crc32cEngine,
@@ -79,6 +85,7 @@ pub(super) struct Selected {
     shift: One,
 }
 
+#[cfg(feature = "std")]
 impl Selected {
     pub(super) fn only(k: One) -> Selected {
         Selected::new(k.engine(), [k; CLASSES], k)
@@ -106,5 +113,33 @@ impl Selected {
     #[inline]
     pub(super) fn shift(&self, crc: u32, len: u64) -> u32 {
         self.shift.shift(crc, len)
+    }
+}
+
+/// Without `std`: an engine's kernel and the engine's name (`auto` runs
+/// the widest kernel but is still `auto`).
+#[cfg(not(feature = "std"))]
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Picked {
+    pub(super) engine: Crc32cEngine,
+    pub(super) kernel: One,
+}
+
+#[cfg(not(feature = "std"))]
+impl Picked {
+    pub(super) fn engine(&self) -> Crc32cEngine {
+        self.engine
+    }
+
+    /// Advances the raw register.
+    #[inline]
+    pub(super) fn update(&self, crc: u32, data: &[u8]) -> u32 {
+        self.kernel.update(crc, data)
+    }
+
+    /// `crc * x^(8*len) mod P`.
+    #[inline]
+    pub(super) fn shift(&self, crc: u32, len: u64) -> u32 {
+        self.kernel.shift(crc, len)
     }
 }

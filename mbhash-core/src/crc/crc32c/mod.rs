@@ -33,6 +33,10 @@
 //! a few short trials after a warm-up, one to two milliseconds in all) and
 //! keeps the cheapest for each class. [`auto_choices`] shows what it chose.
 //!
+//! Without `std` there is neither clock nor environment: `auto` is the
+//! widest kernel the CPU has (the last of [`Crc32cEngine::KERNELS`] it
+//! runs), and [`set_default`] alone changes the engine.
+//!
 //! The environment variable `MBHASH_CRC32C_ENGINE` (`auto`, `table`,
 //! `sse42`, `vpclmul` or `vpclmul-fold`) overrides the choice for
 //! [`crc32c`], [`crc32c_append`], [`crc32c_combine`] and [`Crc32c`]. It is
@@ -46,19 +50,33 @@
 //! `mbh_crc32c*`. Use [`engine`] to see which engine is in use and
 //! [`crc32c_with`] to run a given one.
 
+#[cfg(feature = "std")]
 mod calibrate;
 mod kernel;
 
+#[cfg(feature = "std")]
 use calibrate::auto;
+#[cfg(feature = "std")]
 pub use calibrate::{AutoChoices, auto_choices};
-use kernel::{One, Selected};
+use kernel::One;
+#[cfg(feature = "std")]
+use kernel::Selected;
 
+#[cfg(feature = "std")]
 use crate::race::Race;
-use std::fmt;
-use std::sync::atomic::{AtomicU8, Ordering};
+use core::fmt;
+use core::sync::atomic::{AtomicU8, Ordering};
 
+use crate::select::EngineNames;
 pub use crate::select::{EngineError, EngineErrorKind};
-use crate::select::{EngineNames, from_env};
+
+/// A made-ready engine: with `std`, its kernel entry per size class, made
+/// once for the life of the process; without, the kernel's token (there is
+/// no allocation to keep a table in, and no clock to measure by).
+#[cfg(feature = "std")]
+type Ready = &'static Selected;
+#[cfg(not(feature = "std"))]
+type Ready = kernel::Picked;
 
 /// The environment variable that overrides the engine choice.
 pub const ENGINE_VAR: &str = "MBHASH_CRC32C_ENGINE";
@@ -133,6 +151,7 @@ impl Crc32cEngine {
         }
     }
 
+    #[cfg(feature = "std")]
     fn kernel(self) -> Option<Selected> {
         match self {
             Crc32cEngine::Auto => Some(*auto()),
@@ -175,6 +194,9 @@ pub fn select_engine(name: &str) -> Result<Crc32cEngine, EngineError> {
 ///
 /// After [`set_default`] it is the engine set there, and the variable no
 /// longer counts.
+///
+/// Without `std` no variable is read: the engine set by [`set_default`],
+/// else `auto`.
 pub fn configured_engine() -> Result<Crc32cEngine, EngineError> {
     if let Some(&e) =
         Crc32cEngine::ALL.get((DEFAULT.load(Ordering::Acquire) as usize).wrapping_sub(1))
@@ -185,11 +207,18 @@ pub fn configured_engine() -> Result<Crc32cEngine, EngineError> {
 }
 
 /// The engine `MBHASH_CRC32C_ENGINE` names, read once per process.
+#[cfg(feature = "std")]
 fn env_engine() -> Result<Crc32cEngine, EngineError> {
     static CONFIGURED: Race<Result<Crc32cEngine, EngineError>> = Race::new();
     CONFIGURED
-        .get_or_init(|| from_env::<Crc32cKernel, _>(select_engine, auto_engine))
+        .get_or_init(|| crate::select::from_env::<Crc32cKernel, _>(select_engine, auto_engine))
         .clone()
+}
+
+/// Without `std`: no environment, `auto`.
+#[cfg(not(feature = "std"))]
+fn env_engine() -> Result<Crc32cEngine, EngineError> {
+    Ok(auto_engine())
 }
 
 /// The engine that [`crc32c`] and friends use now: the one [`set_default`]
@@ -230,6 +259,7 @@ pub fn set_default(name: &str) -> Result<(), EngineError> {
         ));
     }
     DEFAULT.store(i as u8 + 1, Ordering::Release);
+    #[cfg(feature = "std")]
     CURRENT.store(i as u8 + 1, Ordering::Release);
     Ok(())
 }
@@ -240,6 +270,7 @@ pub fn set_default(name: &str) -> Result<(), EngineError> {
 pub fn clear_default() {
     DEFAULT.store(0, Ordering::Release);
     // The next call chooses again from the variable (`choose`).
+    #[cfg(feature = "std")]
     CURRENT.store(0, Ordering::Release);
 }
 
@@ -253,46 +284,86 @@ static DEFAULT: AtomicU8 = AtomicU8::new(0);
 /// is `auto` because `MBHASH_CRC32C_ENGINE` is invalid and no default was
 /// set, which the checked entry points ([`Crc32cKernel::try_default`], the
 /// C library) report.
+#[cfg(feature = "std")]
 static CURRENT: AtomicU8 = AtomicU8::new(0);
 
 /// The flag of [`CURRENT`] for an invalid `MBHASH_CRC32C_ENGINE`.
+#[cfg(feature = "std")]
 const ENV_ERROR: u8 = 0x80;
 
 /// Made-ready engines, `1 + ` index in [`Crc32cEngine::ALL`] (slot 0 and
 /// those past the engines stay empty; eight, so that any index masked by 7
 /// is in range).
+#[cfg(feature = "std")]
 static SLOTS: [Race<Option<Selected>>; 8] = [const { Race::new() }; 8];
 
 /// The made-ready engine, for the life of the process (`None` if this CPU
 /// does not run it).
-fn slot(engine: Crc32cEngine) -> Option<&'static Selected> {
+#[cfg(feature = "std")]
+fn slot(engine: Crc32cEngine) -> Option<Ready> {
     SLOTS[engine.index() + 1]
         .get_or_init(|| engine.kernel())
         .as_ref()
 }
 
+/// The engine's kernel (`None` if this CPU does not run it); `auto` is
+/// the widest kernel this CPU has.
+#[cfg(not(feature = "std"))]
+fn slot(engine: Crc32cEngine) -> Option<Ready> {
+    match engine {
+        Crc32cEngine::Auto => Some(auto()),
+        e => One::new(e).map(|kernel| Ready { engine: e, kernel }),
+    }
+}
+
+/// Without `std`, `auto` is the widest kernel this CPU has (there is no
+/// clock to measure by): the last of [`Crc32cEngine::KERNELS`] supported.
+#[cfg(not(feature = "std"))]
+fn auto() -> Ready {
+    let kernel = Crc32cEngine::KERNELS
+        .iter()
+        .rev()
+        .find_map(|&e| One::new(e))
+        .unwrap_or(One::Table(mbhash_simd::crc32c::Table));
+    Ready {
+        engine: Crc32cEngine::Auto,
+        kernel,
+    }
+}
+
 /// What [`CURRENT`] names, once it names something: one load, a mask and
 /// the slot's own check.
+#[cfg(feature = "std")]
 #[inline]
-fn current() -> Option<&'static Selected> {
+fn current() -> Option<Ready> {
     let i = CURRENT.load(Ordering::Acquire);
     SLOTS[(i & 7) as usize].get().and_then(Option::as_ref)
 }
 
 /// The kernels [`crc32c`] and friends run now, chosen at first use.
+#[cfg(feature = "std")]
 #[inline]
-fn selected() -> &'static Selected {
+fn selected() -> Ready {
     match current() {
         Some(s) => s,
         None => choose(),
     }
 }
 
+/// The kernel [`crc32c`] and friends run now: the engine [`set_default`]
+/// set, else `auto` (feature detection is cached; this is a few loads).
+#[cfg(not(feature = "std"))]
+#[inline]
+fn selected() -> Ready {
+    configured_engine().ok().and_then(slot).unwrap_or_else(auto)
+}
+
 /// The first use: the run-time default if one was set meanwhile, else the
 /// variable's engine, else `auto`.
+#[cfg(feature = "std")]
 #[cold]
 #[inline(never)]
-fn choose() -> &'static Selected {
+fn choose() -> Ready {
     // `crc32c()` cannot fail, and a storage path must not crash on a
     // misspelt variable: a bad name means `auto` here, and the error is
     // `configured_engine`'s to report.
@@ -354,7 +425,7 @@ pub fn crc32c_with(engine: Crc32cEngine, crc: u32, data: &[u8]) -> Result<u32, E
 /// assert_eq!(k.append(0, b"abc"), crc32c(b"abc"));
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Crc32cKernel(&'static Selected);
+pub struct Crc32cKernel(Ready);
 
 impl Crc32cKernel {
     /// The kernel of `engine`; an error if this CPU does not support it.
@@ -414,10 +485,18 @@ impl Crc32cKernel {
     /// points that must cost what the kernel costs.
     #[inline]
     pub fn ready_default() -> Option<Self> {
-        let i = CURRENT.load(Ordering::Acquire);
-        match SLOTS[(i & 7) as usize].get() {
-            Some(Some(s)) if i & ENV_ERROR == 0 => Some(Crc32cKernel(s)),
-            _ => None,
+        #[cfg(feature = "std")]
+        {
+            let i = CURRENT.load(Ordering::Acquire);
+            match SLOTS[(i & 7) as usize].get() {
+                Some(Some(s)) if i & ENV_ERROR == 0 => Some(Crc32cKernel(s)),
+                _ => None,
+            }
+        }
+        // Without `std` there is no variable whose error could be pending.
+        #[cfg(not(feature = "std"))]
+        {
+            Some(Crc32cKernel(selected()))
         }
     }
 
@@ -472,8 +551,9 @@ pub fn crc32c_combine(crc_a: u32, crc_b: u32, len_b: u64) -> u32 {
 
 /// A streaming CRC32C: feed it pieces, read the CRC of their concatenation.
 ///
-/// Implements [`std::hash::Hasher`] (`finish` returns the CRC as `u64`) and
-/// [`std::io::Write`] (never fails), so it can sit under `io::copy`.
+/// Implements [`core::hash::Hasher`] (`finish` returns the CRC as `u64`)
+/// and, with `std`, [`std::io::Write`] (never fails), so it can sit under
+/// `io::copy`.
 ///
 /// ```
 /// use mbhash_core::crc32c::{Crc32c, crc32c};
@@ -524,7 +604,7 @@ impl Default for Crc32c {
     }
 }
 
-impl std::hash::Hasher for Crc32c {
+impl core::hash::Hasher for Crc32c {
     fn write(&mut self, bytes: &[u8]) {
         self.update(bytes);
     }
@@ -534,6 +614,7 @@ impl std::hash::Hasher for Crc32c {
     }
 }
 
+#[cfg(feature = "std")]
 impl std::io::Write for Crc32c {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.update(buf);
