@@ -194,27 +194,24 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
         // The blocks' array (of the set's size) lives in this block: the
         // jobs it borrows are advanced after it.
         let n = {
-            let mut blocks = L::array::<&[F::Block]>(|_| &[]);
-            let blocks = blocks.as_mut();
-            let mut n = usize::MAX;
-            for i in lanes_of(busy) {
-                let b = jobs[i].as_ref().map_or(&[][..], |j| j.blocks());
-                n = n.min(b.len());
-                blocks[i] = b;
-            }
+            let blocks_of = |i: usize| jobs[i].as_ref().map_or(&[][..], |j| j.blocks());
+            let n = lanes_of(busy)
+                .map(|i| blocks_of(i).len())
+                .min()
+                .unwrap_or(0);
             debug_assert!(n > 0, "busy lanes that are not done have blocks");
+            // Every lane starts with the filler and the busy ones get their
+            // own blocks: no branch per lane on whether it is busy.
+            let filler = &blocks_of(busy.trailing_zeros() as usize)[..n];
+            let mut blocks = L::array::<&[F::Block]>(|_| filler);
+            let blocks = blocks.as_mut();
+            for i in lanes_of(busy) {
+                blocks[i] = &blocks_of(i)[..n];
+            }
             let width = engine
                 .lanes()
                 .max(32 - busy.leading_zeros() as usize)
                 .min(L::N);
-            let filler = &blocks[busy.trailing_zeros() as usize][..n];
-            for (i, b) in blocks[..width].iter_mut().enumerate() {
-                *b = if busy & (1 << i) != 0 {
-                    &b[..n]
-                } else {
-                    filler
-                };
-            }
             engine.compress_lanes(&mut states[..width], &blocks[..width], busy);
             n
         };
@@ -256,7 +253,12 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     #[inline]
     pub fn take(&mut self, i: usize) -> (F::State, J) {
         let job = self.jobs.as_mut()[i].take().expect("a job in the lane");
-        self.busy &= !(1 << i);
+        // A job is in a lane exactly when its busy bit is set, so the xor
+        // clears it. Unlike two `&= !bit`, the two updates are not the same
+        // operation, which keeps the compiler from merging them into one
+        // 8-byte load of both masks: that load cannot be forwarded from the
+        // 4-byte store of `done` a round has just made, and stalls.
+        self.busy ^= 1 << i;
         self.done &= !(1 << i);
         (self.states.as_ref()[i], job)
     }

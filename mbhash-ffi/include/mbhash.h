@@ -263,6 +263,14 @@ typedef uint32_t mbh_crc_id;
 // `memcpy` (this forks its stream). While in flight (from `mbh_submit`
 // until it comes back from `mbh_submit` or `mbh_flush`) it must stay where
 // it is, and only the manager's thread may touch it.
+//
+// Like a manager, a context is used by one thread at a time: it may move
+// between threads with the synchronisation that hands over any memory (a
+// lock, a queue). A submit of a context in flight, to its own manager or
+// to another, is refused with `MBH_ALREADY_PROCESSING` whenever the calls
+// are ordered that way (one thread, or threads that hand the context
+// over); two threads calling into one context at the same moment is a
+// data race on the caller's memory, which no call detects.
 typedef struct mbh_ctx {
     uint64_t _opaque[64];
 } mbh_ctx;

@@ -23,6 +23,14 @@ pub const MBH_CTX_ALIGN: usize = 8;
 /// `memcpy` (this forks its stream). While in flight (from `mbh_submit`
 /// until it comes back from `mbh_submit` or `mbh_flush`) it must stay where
 /// it is, and only the manager's thread may touch it.
+///
+/// Like a manager, a context is used by one thread at a time: it may move
+/// between threads with the synchronisation that hands over any memory (a
+/// lock, a queue). A submit of a context in flight, to its own manager or
+/// to another, is refused with `MBH_ALREADY_PROCESSING` whenever the calls
+/// are ordered that way (one thread, or threads that hand the context
+/// over); two threads calling into one context at the same moment is a
+/// data race on the caller's memory, which no call detects.
 #[repr(C)]
 pub struct mbh_ctx {
     _opaque: [u64; 64],
@@ -48,8 +56,13 @@ pub(crate) struct CtxInner {
     magic: u32,
     /// The `mbh_algorithm` number.
     alg: u32,
-    /// 1 while in flight. Won with a compare-exchange before the manager gets
-    /// its reference; cleared after the reference is given back.
+    /// 1 while in flight: set before the manager gets its reference,
+    /// cleared after the reference is given back. A plain load and store
+    /// (the contract orders every call on a context), not a locked
+    /// compare-exchange: telling two simultaneous submits apart would take
+    /// a store-to-load fence on every submit (a locked instruction, about
+    /// 5 ns), while one thread's double submit, and one across threads that
+    /// hand the context over, is seen by a plain load.
     in_flight: AtomicU32,
     user_data: *mut c_void,
     ctx: AnyContext,
@@ -88,12 +101,16 @@ impl CtxInner {
     /// Marks the context in flight; false if it already was.
     ///
     /// # Safety
-    /// `this` points to an initialised context.
+    /// `this` points to an initialised context that no other thread uses
+    /// now (the context's contract).
     pub(crate) unsafe fn claim(this: *mut CtxInner) -> bool {
         // SAFETY: a shared reference to the atomic field only.
         let flag = unsafe { &(*this).in_flight };
-        flag.compare_exchange(0, 1, Ordering::Acquire, Ordering::Relaxed)
-            .is_ok()
+        if flag.load(Ordering::Relaxed) != 0 {
+            return false;
+        }
+        flag.store(1, Ordering::Relaxed);
+        true
     }
 
     /// Clears the in-flight mark; the manager must hold no reference to the

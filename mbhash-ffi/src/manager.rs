@@ -186,9 +186,10 @@ impl MgrInner {
         }
         self.jobs[slot] = ctx;
         // SAFETY: the context is of algorithm `A` (checked by the caller) and
-        // stays valid until it comes back (the contract). This thread just
-        // won its in-flight mark, and a `&mut` to a Rust context exists only
-        // while that mark is held, so this reference is the only one.
+        // stays valid until it comes back (the contract). It was not in
+        // flight and no other thread uses it now (the context's contract),
+        // and a `&mut` to a Rust context exists only while its in-flight
+        // mark is set, so this reference is the only one.
         let rust_ctx: &'static mut Context<A> = unsafe { &mut *CtxInner::rust_ctx::<A>(ctx) };
         let r = self.run_guarded::<A, _>(|m| {
             m.submit(rust_ctx, data, flags)

@@ -150,8 +150,14 @@ fn build(source: &Path, name: &str, link: Link) -> PathBuf {
         // The library has its panic test hook in debug builds only.
         cmd.arg("-DMBH_TEST_DEBUG_PANIC");
     }
-    cmd.arg("-o").arg(&exe).args(inst.flags(link));
+    // Built under a name of this test's own and renamed into place: tests
+    // that build the same program run at once, and one must never run the
+    // file another is still writing.
+    let tmp = exe
+        .with_extension(format!("{:?}.tmp", std::thread::current().id()).replace(['(', ')'], ""));
+    cmd.arg("-o").arg(&tmp).args(inst.flags(link));
     run_ok(&mut cmd, &format!("building {}", source.display()));
+    std::fs::rename(&tmp, &exe).expect("moving a built test program into place");
     exe
 }
 

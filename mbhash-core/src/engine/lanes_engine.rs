@@ -452,22 +452,32 @@ impl<K: Kernels> Engine<K> {
             }
             Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => {
                 let split = self.plan.narrow_split(busy.count_ones()).0;
-                let mut lanes = (0..lanes).filter(|i| busy & (1 << i) != 0);
-                // Gather up to N busy lanes (a dummy copy of the first one
-                // where fewer are left), run them, scatter the results back.
+                let mut lanes = crate::lanes::lanes_of(busy);
+                // Up to N busy lanes per call: N of them run in place; where
+                // fewer are left, the first one's state is copied into the
+                // missing places and the results are copied back.
                 macro_rules! narrow {
                     ($n:literal, $run:ident) => {{
                         let idx: [Option<usize>; $n] = core::array::from_fn(|_| lanes.next());
                         let first = idx[0].expect("a narrow call has a busy lane");
-                        let mut tmp = idx.map(|i| states[i.unwrap_or(first)]);
-                        let mut it = tmp.iter_mut();
-                        k.$run(
-                            core::array::from_fn(|_| it.next().expect("n states")),
-                            idx.map(|i| blocks[i.unwrap_or(first)]),
-                        );
-                        for (i, s) in idx.iter().zip(tmp) {
-                            if let Some(i) = *i {
-                                states[i] = s;
+                        let lane = idx.map(|i| i.unwrap_or(first));
+                        let blocks = lane.map(|i| blocks[i]);
+                        if idx[$n - 1].is_some() {
+                            let states = states
+                                .get_disjoint_mut(lane)
+                                .expect("distinct busy lanes of the slice");
+                            k.$run(states, blocks);
+                        } else {
+                            let mut tmp = lane.map(|i| states[i]);
+                            let mut it = tmp.iter_mut();
+                            k.$run(
+                                core::array::from_fn(|_| it.next().expect("n states")),
+                                blocks,
+                            );
+                            for (i, s) in idx.iter().zip(tmp) {
+                                if let Some(i) = *i {
+                                    states[i] = s;
+                                }
                             }
                         }
                     }};
