@@ -46,6 +46,17 @@ fn avx2_x4() {
 #[test]
 fn avx512_x8() {
     if let Some(k) = token_or_skip(Feature::Avx512, "sha512 avx512_x8", sha512::Avx512x8::new()) {
+        assert!(!k.uses_lean_rounds());
+        check_kernel::<8, _>(k);
+    }
+}
+
+/// The same kernel with its rounds in the lean form.
+#[test]
+fn avx512_x8_lean_rounds() {
+    let k = sha512::Avx512x8::new().map(|k| k.with_lean_rounds(true));
+    if let Some(k) = token_or_skip(Feature::Avx512, "sha512 avx512_x8 (lean rounds)", k) {
+        assert!(k.uses_lean_rounds());
         check_kernel::<8, _>(k);
     }
 }
