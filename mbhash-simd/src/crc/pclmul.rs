@@ -152,29 +152,36 @@ pub(crate) mod x86 {
     pub(crate) fn reduce<const REFL: bool>(c: &Consts, v: __m128i) -> u64 {
         let k = _mm_set_epi64x(c.mu as i64, c.k128 as i64);
         let p = _mm_set_epi64x(0, c.poly as i64);
+        // Everything stays in vector registers (a round trip through a
+        // general register costs more latency than the shifts it saves):
+        // only the result leaves.
         if REFL {
-            // W = H * x^128 + L * x^64: H in the low qword.
+            // W = H * x^128 + L * x^64: H in the low qword (Wh), L in the
+            // high one (Wl).
             let w = _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(v, k), _mm_srli_si128::<8>(v));
-            let wh = _mm_cvtsi128_si64(w) as u64;
-            let wl = _mm_extract_epi64::<1>(w) as u64;
-            // q = Wh + floor(Wh * mu / x^64), reflected: one bit up.
+            // q = Wh + floor(Wh * mu / x^64), reflected: one bit up, in
+            // the low qword (the high one is not used).
             let c1 = _mm_clmulepi64_si128::<0x10>(w, k);
-            let q = wh ^ ((_mm_cvtsi128_si64(c1) as u64) << 1);
-            // The low half of q * P', reflected: bits 63..126.
-            let c2 = _mm_clmulepi64_si128::<0x00>(_mm_set_epi64x(0, q as i64), p);
-            let lo = _mm_cvtsi128_si64(c2) as u64;
-            let hi = _mm_extract_epi64::<1>(c2) as u64;
-            wl ^ (lo >> 63) ^ (hi << 1)
+            let q = _mm_xor_si128(w, _mm_slli_epi64::<1>(c1));
+            // The low half of q * P', reflected: bits 63..126 of the
+            // product, which is the high qword of the product moved one
+            // bit up as a 128-bit value; added to Wl.
+            let c2 = _mm_clmulepi64_si128::<0x00>(q, p);
+            let up = _mm_xor_si128(
+                _mm_slli_epi64::<1>(c2),
+                _mm_slli_si128::<8>(_mm_srli_epi64::<63>(c2)),
+            );
+            _mm_extract_epi64::<1>(_mm_xor_si128(w, up)) as u64
         } else {
-            // W = H * x^128 + L * x^64: H in the high qword.
+            // W = H * x^128 + L * x^64: H in the high qword (Wh), L in the
+            // low one (Wl).
             let t = _mm_clmulepi64_si128::<0x01>(v, k);
             let w = _mm_xor_si128(t, _mm_slli_si128::<8>(v));
-            let wh = _mm_extract_epi64::<1>(w) as u64;
-            let wl = _mm_cvtsi128_si64(w) as u64;
-            let c1 = _mm_clmulepi64_si128::<0x11>(w, k);
-            let q = wh ^ (_mm_extract_epi64::<1>(c1) as u64);
-            let c2 = _mm_clmulepi64_si128::<0x00>(_mm_set_epi64x(0, q as i64), p);
-            wl ^ (_mm_cvtsi128_si64(c2) as u64)
+            // q = Wh + floor(Wh * mu / x^64), in the high qword.
+            let q = _mm_xor_si128(w, _mm_clmulepi64_si128::<0x11>(w, k));
+            // Wl + the low half of q * P'.
+            let c2 = _mm_clmulepi64_si128::<0x01>(q, p);
+            _mm_cvtsi128_si64(_mm_xor_si128(w, c2)) as u64
         }
     }
 
