@@ -22,6 +22,7 @@
 use core::fmt;
 
 use crate::alg::Family;
+use crate::alg::lanes_of;
 pub use crate::alg::{LaneArray, LaneCount, Lanes, lane_array};
 use crate::engine::LaneEngine;
 
@@ -278,19 +279,6 @@ impl<F: Family, J, L: LaneCount<F, J>> fmt::Debug for LaneSet<F, J, L> {
             .field("done", &format_args!("{:#x}", self.done))
             .finish()
     }
-}
-
-/// Indices of the set bits of `mask`, lowest first.
-#[inline]
-pub(crate) fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
-    let mut m = mask;
-    core::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let i = m.trailing_zeros() as usize;
-            m &= m - 1;
-            i
-        })
-    })
 }
 
 /// A job of blocks in a slice (e.g. a padded message): done when they are.

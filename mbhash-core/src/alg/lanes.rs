@@ -61,3 +61,16 @@ impl<F: Family, J, const N: usize> LaneCount<F, J> for Lanes<N> {
         core::array::from_fn(f)
     }
 }
+
+/// Indices of the set bits of `mask`, lowest first.
+#[inline]
+pub(crate) fn lanes_of(mask: u32) -> impl Iterator<Item = usize> {
+    let mut m = mask;
+    core::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            i
+        })
+    })
+}

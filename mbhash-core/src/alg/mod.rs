@@ -31,6 +31,7 @@ mod lanes;
 #[cfg(feature = "std")]
 pub use algo::UnknownAlgo;
 pub use algo::{Algo, Digest, MAX_OUTPUT_LEN};
+pub(crate) use lanes::lanes_of;
 pub use lanes::{LaneArray, LaneCount, Lanes, lane_array};
 
 /// The largest lane count of any engine or lane set (MD5's AVX-512 x32:

@@ -452,7 +452,7 @@ impl<K: Kernels> Engine<K> {
             }
             Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => {
                 let split = self.plan.narrow_split(busy.count_ones()).0;
-                let mut lanes = crate::lanes::lanes_of(busy);
+                let mut lanes = crate::alg::lanes_of(busy);
                 // Up to N busy lanes per call: N of them run in place; where
                 // fewer are left, the first one's state is copied into the
                 // missing places and the results are copied back.
