@@ -146,6 +146,12 @@ pub(crate) trait FfiAlg: HashAlgorithm {
     fn configured_engine() -> Result<EngineOf<Self>, EngineError> {
         <EngineOf<Self> as LaneEngine<<Self as Algorithm>::Family>>::try_configured()
     }
+    /// [`FfiAlg::configured_engine`], kept for the process (per run-time
+    /// default): a few loads, where building it takes copies of the engine.
+    #[cfg(feature = "std")]
+    fn configured_engine_static() -> &'static Result<EngineOf<Self>, EngineError> {
+        <EngineOf<Self> as LaneEngine<<Self as Algorithm>::Family>>::configured_static()
+    }
     /// True if the family's engine with this (known) name runs here.
     fn engine_is_supported(name: &str) -> bool {
         <EngineOf<Self> as LaneEngine<<Self as Algorithm>::Family>>::is_supported(name)

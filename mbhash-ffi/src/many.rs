@@ -66,6 +66,10 @@ pub unsafe extern "C" fn mbh_hash_many_with_engine(
 
 /// # Safety
 /// As `mbh_hash_many`.
+/// Up to this many messages, `mbh_hash_many` keeps its arrays on the
+/// stack (at most 1 KiB of digests).
+const STACK_MAX: usize = 16;
+
 unsafe fn hash_many(
     alg: mbh_algorithm,
     engine: Option<&str>,
@@ -78,10 +82,12 @@ unsafe fn hash_many(
     let alg = Alg::from_raw(alg)?;
     with_algo!(alg, A => {
         let engine = match engine {
-            None => A::configured_engine(),
-            Some(name) => A::engine_from_name(name),
-        }
-        .map_err(|e| engine_error(&e))?;
+            None => A::configured_engine_static()
+                .as_ref()
+                .copied()
+                .map_err(engine_error)?,
+            Some(name) => A::engine_from_name(name).map_err(|e| engine_error(&e))?,
+        };
         if count == 0 {
             return Ok(());
         }
@@ -105,22 +111,105 @@ unsafe fn hash_many(
                 core::slice::from_raw_parts(lens, count),
             )
         };
-        let messages = ptrs
-            .iter()
-            .zip(lens)
-            // SAFETY: each message is NULL or readable for its length during
-            // this call (the caller's contract).
-            .map(|(&p, &n)| unsafe { bytes(p, n) })
-            .collect::<Result<Vec<&[u8]>, mbh_result>>()?;
-        let mut digests = vec![A::ZERO_OUTPUT; count];
-        hash_many_with::<A>(engine, &messages, &mut digests);
-        // SAFETY: writable for `out_len >= count * DIGEST_LEN` bytes, and no
-        // message overlaps it (the caller's contract), so no `&[u8]` above
-        // aliases this slice.
-        let out = unsafe { core::slice::from_raw_parts_mut(out, need) };
-        for (chunk, d) in out.chunks_exact_mut(A::DIGEST_LEN).zip(&digests) {
-            chunk.copy_from_slice(d.as_ref());
+        // SAFETY: each message is NULL or readable for its length during
+        // this call (the caller's contract).
+        let message = |(&p, &n): (&*const u8, &usize)| unsafe { bytes(p, n) };
+        let write = |digests: &[<A as Algorithm>::Output]| {
+            // SAFETY: writable for `out_len >= count * DIGEST_LEN` bytes, and
+            // no message overlaps it (the caller's contract), so no `&[u8]`
+            // above aliases this slice.
+            let out = unsafe { core::slice::from_raw_parts_mut(out, need) };
+            for (chunk, d) in out.chunks_exact_mut(A::DIGEST_LEN).zip(digests) {
+                chunk.copy_from_slice(d.as_ref());
+            }
+        };
+        // A few messages (what a caller hashing a handful of blocks
+        // passes): the slices and digests on the stack, in arrays of the
+        // count's tier (zeroing a kilobyte of digests for two messages
+        // costs as much as the two heap allocations it replaces).
+        macro_rules! on_stack {
+            ($n:literal) => {{
+                let mut messages: [&[u8]; $n] = [&[]; $n];
+                for (m, pl) in messages.iter_mut().zip(ptrs.iter().zip(lens)) {
+                    *m = message(pl)?;
+                }
+                let mut digests = [A::ZERO_OUTPUT; $n];
+                hash_many_with::<A>(engine, &messages[..count], &mut digests[..count]);
+                write(&digests[..count]);
+            }};
+        }
+        if count <= 4 {
+            on_stack!(4);
+        } else if count <= STACK_MAX {
+            on_stack!(16);
+        } else {
+            let messages = ptrs
+                .iter()
+                .zip(lens)
+                .map(message)
+                .collect::<Result<Vec<&[u8]>, mbh_result>>()?;
+            let mut digests = vec![A::ZERO_OUTPUT; count];
+            hash_many_with::<A>(engine, &messages, &mut digests);
+            write(&digests);
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::alg::{MBH_MD5, MBH_SHA256, MBH_SHA512};
+    use mbhash_core::StreamHasher;
+    use mbhash_core::alg::{Md5Alg, Sha256Alg, Sha512Alg};
+    use mbhash_core::engine::HashAlgorithm;
+
+    /// `mbh_hash_many` at every count around its stack tiers (0 to 20:
+    /// arrays of 4, of 16, then the heap), equal and ragged lengths,
+    /// against one hasher per message.
+    #[test]
+    fn every_count_on_and_off_the_stack() {
+        fn check<A: HashAlgorithm>(alg: mbh_algorithm) {
+            let data: Vec<u8> = (0..4000u32).map(|i| (i * 131 + 7) as u8).collect();
+            for count in 0..=20usize {
+                for ragged in [false, true] {
+                    let lens: Vec<usize> = (0..count)
+                        .map(|i| if ragged { (i * 37) % 200 } else { 64 })
+                        .collect();
+                    let msgs: Vec<*const u8> =
+                        (0..count).map(|i| data[i * 11..].as_ptr()).collect();
+                    let d = A::ZERO_OUTPUT.as_ref().len();
+                    let mut out = vec![0xa5u8; count * d + 3];
+                    // SAFETY: every message is readable for its length (all
+                    // within `data`), and `out` is writable for its length.
+                    let r = unsafe {
+                        mbh_hash_many(
+                            alg,
+                            msgs.as_ptr(),
+                            lens.as_ptr(),
+                            count,
+                            out.as_mut_ptr(),
+                            out.len(),
+                        )
+                    };
+                    assert_eq!(r, mbh_result::MBH_OK);
+                    for i in 0..count {
+                        let mut h = StreamHasher::<A>::new();
+                        h.update(&data[i * 11..i * 11 + lens[i]]);
+                        let want = h.finalize_reset_output();
+                        assert_eq!(
+                            &out[i * d..(i + 1) * d],
+                            want.as_ref(),
+                            "{} count {count} ragged {ragged} message {i}",
+                            A::NAME
+                        );
+                    }
+                    assert_eq!(out[count * d..], [0xa5; 3], "nothing past the digests");
+                }
+            }
+        }
+        check::<Sha256Alg>(MBH_SHA256);
+        check::<Sha512Alg>(MBH_SHA512);
+        check::<Md5Alg>(MBH_MD5);
+    }
 }
