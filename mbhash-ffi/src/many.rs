@@ -64,12 +64,12 @@ pub unsafe extern "C" fn mbh_hash_many_with_engine(
     })
 }
 
-/// # Safety
-/// As `mbh_hash_many`.
 /// Up to this many messages, `mbh_hash_many` keeps its arrays on the
 /// stack (at most 1 KiB of digests).
 const STACK_MAX: usize = 16;
 
+/// # Safety
+/// As `mbh_hash_many`.
 unsafe fn hash_many(
     alg: mbh_algorithm,
     engine: Option<&str>,
@@ -128,7 +128,7 @@ unsafe fn hash_many(
         // count's tier (zeroing a kilobyte of digests for two messages
         // costs as much as the two heap allocations it replaces).
         macro_rules! on_stack {
-            ($n:literal) => {{
+            ($n:expr) => {{
                 let mut messages: [&[u8]; $n] = [&[]; $n];
                 for (m, pl) in messages.iter_mut().zip(ptrs.iter().zip(lens)) {
                     *m = message(pl)?;
@@ -141,7 +141,7 @@ unsafe fn hash_many(
         if count <= 4 {
             on_stack!(4);
         } else if count <= STACK_MAX {
-            on_stack!(16);
+            on_stack!(STACK_MAX);
         } else {
             let messages = ptrs
                 .iter()

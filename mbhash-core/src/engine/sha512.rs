@@ -96,23 +96,13 @@ impl Kernels for Sha512Kernels {
 }
 
 /// Whether the AVX-512 kernel runs its rounds in the lean form: measured
-/// once per process (racing first callers each measure; the answers agree
-/// but for noise), the latency-first form without a clock.
+/// once per process (racing first callers each measure, the first answer
+/// published wins), the latency-first form without a clock.
 fn lean_rounds(kernel: Avx512x8) -> bool {
     #[cfg(feature = "std")]
     {
-        use core::sync::atomic::{AtomicU8, Ordering};
-        /// 0 before the measurement, 1 latency-first, 2 lean.
-        static FORM: AtomicU8 = AtomicU8::new(0);
-        match FORM.load(Ordering::Relaxed) {
-            1 => false,
-            2 => true,
-            _ => {
-                let lean = lean_is_faster(kernel);
-                FORM.store(1 + u8::from(lean), Ordering::Relaxed);
-                lean
-            }
-        }
+        static LEAN: crate::race::Race<bool> = crate::race::Race::new();
+        *LEAN.get_or_init(|| lean_is_faster(kernel))
     }
     #[cfg(not(feature = "std"))]
     {
