@@ -179,6 +179,31 @@ mod x86 {
         if data.len() < MIN_LEN {
             return narrow::run::<REFL>(c, reg, data);
         }
+        if data.len() >= SHORT_MAX {
+            return long::<REFL>(c, reg, data);
+        }
+        body::<REFL, false>(c, reg, data)
+    }
+
+    /// [`run`] from [`SHORT_MAX`] bytes on, out of line: its accumulators
+    /// need a stack frame, which the short inputs (most calls) do not pay
+    /// for.
+    #[inline(never)]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn long<const REFL: bool>(c: &Consts, reg: u64, data: &[u8]) -> u64 {
+        body::<REFL, true>(c, reg, data)
+    }
+
+    /// Inputs of fewer bytes than this (and at least [`MIN_LEN`]) have
+    /// fewer than [`DIRECT_MAX`] vectors after the first: one chain.
+    const SHORT_MAX: usize = 64 * DIRECT_MAX;
+
+    /// The body of [`run`] for at least [`MIN_LEN`] bytes; with `LONG`
+    /// false, for fewer than [`SHORT_MAX`] only (the accumulators left
+    /// out).
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn body<const REFL: bool, const LONG: bool>(c: &Consts, reg: u64, data: &[u8]) -> u64 {
         // Whole vectors (storage blocks are): no lanes in front, no tail.
         if data.len().is_multiple_of(64) {
             let (vectors, _) = data.as_chunks::<64>();
@@ -190,7 +215,7 @@ mod x86 {
                 load::<REFL>(v0),
                 _mm512_maskz_set1_epi64(1 << at, reg as i64),
             );
-            let z = if vectors.len() < DIRECT_MAX {
+            let z = if !LONG || vectors.len() < DIRECT_MAX {
                 direct::<REFL>(c, v0, vectors)
             } else {
                 folded::<REFL>(c, v0, vectors)
@@ -225,7 +250,7 @@ mod x86 {
         // The register in front of the first data lane.
         let at = 2 * ((4 - lead) % 4) + usize::from(!REFL);
         let v0 = _mm512_xor_si512(v0, _mm512_maskz_set1_epi64(1 << at, reg as i64));
-        let z = if vectors.len() < DIRECT_MAX {
+        let z = if !LONG || vectors.len() < DIRECT_MAX {
             direct::<REFL>(c, v0, vectors)
         } else {
             folded::<REFL>(c, v0, vectors)
