@@ -60,8 +60,10 @@ fn run(c: &Consts, kernel: Update<'_>, reg: u64, data: &[u8]) -> u64 {
     c.from_normalised(kernel(c, c.to_normalised(reg), data))
 }
 
-/// The length and alignment matrix: lengths 0..=300, around 512, 1 KiB
-/// (where the 256- and 512-bit kernels leave their one-chain path), 4 KiB,
+/// The length and alignment matrix: lengths 0..=300, around 448 and 512
+/// (where the 512-bit kernel's short path goes from one chain to two),
+/// some between, around 1 KiB (where the 256- and 512-bit kernels leave
+/// their short path), 4 KiB,
 /// 64 KiB and 1 MiB, each at every offset 0..16, from a random register,
 /// against the bit-by-bit reference; lengths 0..=300 at the offsets
 /// 16..64 against the table kernel.
@@ -70,7 +72,10 @@ fn check_kernel(name: &str, kernel: Update<'_>) {
     let mut buf = vec![0u8; (1 << 20) + 32];
     rng.fill(&mut buf);
     let lengths: Vec<usize> = (0..=300)
+        .chain(447..=449)
         .chain(511..=513)
+        .chain(575..=577)
+        .chain((520..1023).step_by(37))
         .chain(1023..=1025)
         .chain(4095..=4097)
         .chain([(64 << 10) - 1, 64 << 10, (64 << 10) + 1, 1 << 20])

@@ -329,13 +329,26 @@ pub(crate) fn update_current(reflected: bool, c: &Consts, reg: u64, data: &[u8])
     #[cfg(feature = "std")]
     {
         debug_assert_eq!(reflected, c.reflected());
-        selected().by_class[reflected as usize][class(data.len())].update(c, reg, data)
+        match current() {
+            Some(s) => s.by_class[reflected as usize][class(data.len())].update(c, reg, data),
+            None => update_first(reflected, c, reg, data),
+        }
     }
     #[cfg(not(feature = "std"))]
     {
         let _ = reflected;
         CrcKernel::configured().update_normalised(c, reg, data)
     }
+}
+
+/// [`update_current`] before the engine is chosen: the choice and the
+/// update out of line, so that the usual path keeps no argument live
+/// across a call and needs no saved registers.
+#[cfg(feature = "std")]
+#[cold]
+#[inline(never)]
+fn update_first(reflected: bool, c: &Consts, reg: u64, data: &[u8]) -> u64 {
+    choose().by_class[reflected as usize][class(data.len())].update(c, reg, data)
 }
 
 /// A CRC engine made ready (its kernels detected): what [`super::Crc`]

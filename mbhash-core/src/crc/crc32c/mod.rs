@@ -391,7 +391,27 @@ fn choose() -> Ready {
 /// few instructions around the kernel, also behind the C ABI).
 #[inline]
 fn update(crc: u32, data: &[u8]) -> u32 {
-    selected().update(crc, data)
+    #[cfg(feature = "std")]
+    {
+        match current() {
+            Some(s) => s.update(crc, data),
+            None => update_first(crc, data),
+        }
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        selected().update(crc, data)
+    }
+}
+
+/// [`update`] before the engine is chosen: the choice and the update out
+/// of line, so that the usual path keeps no argument live across a call
+/// and needs no saved registers.
+#[cfg(feature = "std")]
+#[cold]
+#[inline(never)]
+fn update_first(crc: u32, data: &[u8]) -> u32 {
+    choose().update(crc, data)
 }
 
 /// The CRC32C of `data`.
