@@ -252,6 +252,19 @@ fn constants_rederived() {
         let high = (mp >> 64) as u64 ^ m ^ p;
         assert_eq!(high, 0, "width {width} poly {poly:#x}: mu");
         assert_eq!(rev(c.poly()), p);
+        // A reflected CRC's Barrett: m' = floor(x^127 / P'), so x^127 + m'
+        // P' has degree below 64; floor(P' / x) * x + (P' mod x) = P'.
+        let ([mu127, poly_div_x], unit) = c.barrett_refl();
+        if refin {
+            let (m, d) = (mu127.reverse_bits(), poly_div_x.reverse_bits());
+            let rem = (1u128 << 127) ^ ((m as u128) << 64) ^ clmul(m, p);
+            assert_eq!(rem >> 64, 0, "width {width} poly {poly:#x}: mu127");
+            let e = u128::from(unit & 1);
+            assert_eq!(unit, 0u64.wrapping_sub(unit & 1), "unit mask");
+            assert_eq!(((d as u128) << 1) ^ e, (1u128 << 64) | p as u128);
+        } else {
+            assert_eq!((mu127, poly_div_x, unit), (0, 0, 0));
+        }
         for k in 0..20 {
             assert_eq!(c.x2n(k), slow_xpow(8 << k, width, poly), "x2n {k}");
         }

@@ -104,6 +104,13 @@ pub struct Consts {
     pub(crate) mu: u64,
     /// `P'` without its `x^64` term (reflected when the CRC is).
     pub(crate) poly: u64,
+    /// Barrett for a reflected CRC, whose carry-less products carry one
+    /// factor `x` too many: `floor(x^127 / P')` and `floor(P' / x)`, both
+    /// of degree 63, reflected (zero for a CRC that is not reflected).
+    pub(crate) barrett_refl: [u64; 2],
+    /// `P' mod x` (the `x^0` term, which `floor(P' / x)` leaves out) as a
+    /// mask on the high qword: all ones when set (width 64), else zero.
+    pub(crate) unit_refl: [u64; 2],
     /// `x2n[k] = x^(8 * 2^k) mod P'` (normal order): the powers of `shift`.
     pub(crate) x2n: [u64; 64],
     /// The width `w` in bits (1 to 64).
@@ -234,6 +241,17 @@ impl Consts {
         } else {
             (xpow(128, p), barrett_mu(p), p)
         };
+        let (barrett_refl, unit_refl) = if reflected {
+            // floor(x^127 / P') = floor(floor(x^128 / P') / x).
+            let mu127 = (1 << 63) | (barrett_mu(p) >> 1);
+            let poly_div_x = (1 << 63) | (p >> 1);
+            (
+                [mu127.reverse_bits(), poly_div_x.reverse_bits()],
+                [0, 0u64.wrapping_sub(p & 1)],
+            )
+        } else {
+            ([0; 2], [0; 2])
+        };
         let mut x2n = [0u64; 64];
         x2n[0] = 1 << 8; // x^8
         let mut k = 1;
@@ -250,6 +268,8 @@ impl Consts {
             k128,
             mu,
             poly: poly_c,
+            barrett_refl,
+            unit_refl,
             width,
             reflected,
         }
@@ -286,6 +306,13 @@ impl Consts {
     /// `P'` without its `x^64` term, in the kernel's order.
     pub const fn poly(&self) -> u64 {
         self.poly
+    }
+
+    /// A reflected CRC's Barrett constants: `floor(x^127 / P')` and
+    /// `floor(P' / x)`, reflected, and the mask of `P' mod x` (see the
+    /// fields' documentation); zeros for a CRC that is not reflected.
+    pub const fn barrett_refl(&self) -> ([u64; 2], u64) {
+        (self.barrett_refl, self.unit_refl[1])
     }
 
     /// `x^(8 * 2^k) mod P'`, normal order.

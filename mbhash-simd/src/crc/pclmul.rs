@@ -150,31 +150,34 @@ pub(crate) mod x86 {
     #[inline]
     #[target_feature(enable = "pclmulqdq,sse4.1,ssse3")]
     pub(crate) fn reduce<const REFL: bool>(c: &Consts, v: __m128i) -> u64 {
-        let k = _mm_set_epi64x(c.mu as i64, c.k128 as i64);
-        let p = _mm_set_epi64x(0, c.poly as i64);
         // Everything stays in vector registers (a round trip through a
         // general register costs more latency than the shifts it saves):
         // only the result leaves.
         if REFL {
             // W = H * x^128 + L * x^64: H in the low qword (Wh), L in the
             // high one (Wl).
+            let k = _mm_cvtsi64_si128(c.k128 as i64);
             let w = _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(v, k), _mm_srli_si128::<8>(v));
-            // q = Wh + floor(Wh * mu / x^64), reflected: one bit up, in
-            // the low qword (the high one is not used).
-            let c1 = _mm_clmulepi64_si128::<0x10>(w, k);
-            let q = _mm_xor_si128(w, _mm_slli_epi64::<1>(c1));
-            // The low half of q * P', reflected: bits 63..126 of the
-            // product, which is the high qword of the product moved one
-            // bit up as a 128-bit value; added to Wl.
-            let c2 = _mm_clmulepi64_si128::<0x00>(q, p);
-            let up = _mm_xor_si128(
-                _mm_slli_epi64::<1>(c2),
-                _mm_slli_si128::<8>(_mm_srli_epi64::<63>(c2)),
-            );
-            _mm_extract_epi64::<1>(_mm_xor_si128(w, up)) as u64
+            // A reflected product carries a factor x too many; the
+            // constants carry one too few. q = floor(Wh * x^64 / P') is the
+            // high-degree qword of Wh * floor(x^127 / P') * x (exact, as
+            // Wh has degree below 64): the low qword.
+            // SAFETY: `barrett_refl` and `unit_refl` are 16 readable
+            // bytes each; the loads are unaligned.
+            let b = unsafe { _mm_loadu_si128(c.barrett_refl.as_ptr().cast()) };
+            // SAFETY: as above.
+            let unit = unsafe { _mm_loadu_si128(c.unit_refl.as_ptr().cast()) };
+            let t = _mm_clmulepi64_si128::<0x00>(w, b);
+            // The low half of q * P' = q * floor(P' / x) * x + q * (P' mod
+            // x), in the high qword, added to Wl.
+            let qp = _mm_clmulepi64_si128::<0x10>(t, b);
+            let q = _mm_and_si128(_mm_slli_si128::<8>(t), unit);
+            _mm_extract_epi64::<1>(_mm_xor_si128(_mm_xor_si128(w, qp), q)) as u64
         } else {
             // W = H * x^128 + L * x^64: H in the high qword (Wh), L in the
             // low one (Wl).
+            let k = _mm_set_epi64x(c.mu as i64, c.k128 as i64);
+            let p = _mm_set_epi64x(0, c.poly as i64);
             let t = _mm_clmulepi64_si128::<0x01>(v, k);
             let w = _mm_xor_si128(t, _mm_slli_si128::<8>(v));
             // q = Wh + floor(Wh * mu / x^64), in the high qword.

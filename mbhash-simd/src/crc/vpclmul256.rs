@@ -183,15 +183,24 @@ mod x86 {
         let lead = (rest.len() / 16) % 2;
         let (first, rest) = rest.split_at(16 * lead);
         let (vectors, _) = rest.as_chunks::<32>();
-        let reg = narrow::reg_lane::<REFL>(reg);
+        let reg_lane = narrow::reg_lane::<REFL>(reg);
         let (v0, vectors) = if lead == 0 {
-            let (v0, vectors) = vectors.split_first().expect("at least two vectors");
+            // (Never empty: a fallback, not a panic, keeps the entry free
+            // of a stack frame.)
+            let Some((v0, vectors)) = vectors.split_first() else {
+                return narrow::run::<REFL>(c, reg, data);
+            };
             let v0 = load::<REFL>(v0);
-            (_mm256_xor_si256(v0, _mm256_zextsi128_si256(reg)), vectors)
+            (
+                _mm256_xor_si256(v0, _mm256_zextsi128_si256(reg_lane)),
+                vectors,
+            )
         } else {
             // A zero lane, then the lone lane with the register.
-            let first: &[u8; 16] = first.try_into().expect("one lane");
-            let lane = _mm_xor_si128(narrow::load::<REFL>(first), reg);
+            let Ok(first) = <&[u8; 16]>::try_from(first) else {
+                return narrow::run::<REFL>(c, reg, data);
+            };
+            let lane = _mm_xor_si128(narrow::load::<REFL>(first), reg_lane);
             (
                 _mm256_inserti128_si256::<1>(_mm256_setzero_si256(), lane),
                 vectors,
@@ -210,8 +219,10 @@ mod x86 {
     #[inline]
     #[target_feature(enable = "avx2,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
     fn end(c: &Consts, last: __m256i, z: __m256i) -> __m256i {
-        let z = fold(last, lanes(c, 0), z);
-        _mm256_xor_si256(z, _mm256_blend_epi32::<0xF0>(_mm256_setzero_si256(), last))
+        // The last lane goes in as lane 0 of the addend (the two lanes are
+        // XORed together next).
+        let unmoved = _mm256_zextsi128_si256(_mm256_extracti128_si256::<1>(last));
+        fold(last, lanes(c, 0), _mm256_xor_si256(z, unmoved))
     }
 
     /// `v0` and `vectors` (fewer than [`DIRECT_MAX`]) straight onto the

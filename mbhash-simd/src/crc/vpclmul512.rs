@@ -207,7 +207,11 @@ mod x86 {
         // Whole vectors (storage blocks are): no lanes in front, no tail.
         if data.len().is_multiple_of(64) {
             let (vectors, _) = data.as_chunks::<64>();
-            let (v0, vectors) = vectors.split_first().expect("at least one vector");
+            // (Never empty: a fallback, not a panic, keeps the entry free
+            // of a stack frame.)
+            let Some((v0, vectors)) = vectors.split_first() else {
+                return narrow::run::<REFL>(c, reg, data);
+            };
             // The register in front of the first lane: qword 0 reflected,
             // 1 not.
             let at = usize::from(!REFL);
@@ -229,14 +233,18 @@ mod x86 {
         let rest = &rest[16 * lead..];
         let (vectors, _) = rest.as_chunks::<64>();
         let (v0, vectors) = if lead == 0 {
-            let (v0, vectors) = vectors.split_first().expect("at least one vector");
+            let Some((v0, vectors)) = vectors.split_first() else {
+                return narrow::run::<REFL>(c, reg, data);
+            };
             (load::<REFL>(v0), vectors)
         } else {
             // The first 64 bytes (there are more), moved up by the lanes in
             // front, zeros below. Not a masked load from before `first`:
             // where that memory is unmapped, AMD Zen cores take an assist
             // of about a thousand cycles to suppress the masked-out fault.
-            let whole: &[u8; 64] = data.first_chunk().expect("at least 64 bytes");
+            let Some(whole) = data.first_chunk::<64>() else {
+                return narrow::run::<REFL>(c, reg, data);
+            };
             // SAFETY: `whole` is 64 readable bytes; the load is unaligned.
             let x = unsafe { _mm512_loadu_si512(whole.as_ptr().cast()) };
             let z = _mm512_setzero_si512();
@@ -330,12 +338,15 @@ mod x86 {
     }
 
     /// The last vector `last`, with every lane but its last multiplied
-    /// onto that one, XORed into `z`.
+    /// onto that one, XORed into `z`, as four lanes whose XOR is the
+    /// result.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
     fn end(c: &Consts, last: __m512i, z: __m512i) -> __m512i {
-        let z = fold(last, lanes(c, 0), z);
-        _mm512_xor_si512(z, _mm512_maskz_mov_epi64(0xC0, last))
+        // The last lane goes in as lane 0 of the addend (the lanes are
+        // XORed together next): one extract, no mask.
+        let unmoved = _mm512_zextsi128_si512(_mm512_extracti32x4_epi32::<3>(last));
+        fold(last, lanes(c, 0), _mm512_xor_si512(z, unmoved))
     }
 
     /// `v0` and `vectors` (fewer than [`DIRECT_MAX`]) folded one vector
