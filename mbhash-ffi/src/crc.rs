@@ -79,12 +79,27 @@ const fn id_of(v: Variant) -> mbh_crc_id {
     }
 }
 
+/// The variant of each id (`None` for 0), made from [`id_of`] at compile
+/// time: a lookup per call, not a search.
+static BY_ID: [Option<Variant>; MBH_CRC_COUNT as usize] = {
+    let mut t = [None; MBH_CRC_COUNT as usize];
+    let mut i = 0;
+    while i < Variant::ALL.len() {
+        let v = Variant::ALL[i];
+        assert!(t[id_of(v) as usize].is_none(), "two variants of one id");
+        t[id_of(v) as usize] = Some(v);
+        i += 1;
+    }
+    t
+};
+
 /// The variant of an id, or `MBH_UNKNOWN_CRC`.
+#[inline]
 fn variant(id: mbh_crc_id) -> Result<Variant, mbh_result> {
-    Variant::ALL
-        .iter()
+    BY_ID
+        .get(id as usize)
         .copied()
-        .find(|v| id_of(*v) == id)
+        .flatten()
         .ok_or(mbh_result::MBH_UNKNOWN_CRC)
 }
 
