@@ -48,12 +48,12 @@ pub(crate) const WARM_UP_US: u128 = 600;
 pub(crate) type Costs<const K: usize> = [[f64; K]; TIMED_CLASSES + 1];
 
 /// Times `K` kernels on one length per size class: the minimum over a few
-/// rounds of a short batch of calls (the minimum, so that a round disturbed
-/// by another thread does not count), the kernels interleaved within each
-/// round, after `warm_up_us` microseconds of warm-up. `present[i]` says
-/// whether kernel `i` runs here,
-/// `table` which one is the table kernel (timed up to [`TABLE_TIMED`] and
-/// scaled beyond); `run(i, data)` runs kernel `i` once.
+/// rounds of a batch of calls that lasts about a microsecond (the minimum,
+/// so that a round disturbed by another thread does not count), the
+/// kernels interleaved within each round, after `warm_up_us` microseconds
+/// of warm-up. `present[i]` says whether kernel `i` runs here, `table`
+/// which one is the table kernel (timed up to [`TABLE_TIMED`] and scaled
+/// beyond); `run(i, data)` runs kernel `i` once.
 pub(crate) fn measure<const K: usize>(
     present: [bool; K],
     table: Option<usize>,
@@ -63,8 +63,19 @@ pub(crate) fn measure<const K: usize>(
     use std::hint::black_box;
     use std::time::Instant;
     const ROUNDS: usize = 5;
-    /// Bytes hashed per timed batch (at least one call).
-    const BATCH: usize = 8 << 10;
+    /// Bytes hashed per timed batch: enough that a batch of the fast
+    /// kernels lasts about a microsecond at every length, far above the
+    /// clock's resolution and the cost of reading it (a batch of one
+    /// 4 KiB call, timed to the 10 ns a virtual machine's clock may give,
+    /// cannot tell kernels 10% apart).
+    const BATCH: usize = 64 << 10;
+    /// The same for the table kernel, some fifty times slower per byte:
+    /// its batches last as long with fewer bytes.
+    const TABLE_BATCH: usize = 4 << 10;
+    /// Calls per batch at least (the longest classes) and at most (the
+    /// shortest, where the batch's length is what matters).
+    const MIN_CALLS: usize = 4;
+    const MAX_CALLS: usize = 256;
 
     let mut cost = [[f64::INFINITY; K]; TIMED_CLASSES + 1];
     let mut data = vec![0u8; class_length(TIMED_CLASSES)];
@@ -89,11 +100,12 @@ pub(crate) fn measure<const K: usize>(
     for _ in 0..ROUNDS {
         for (b, row) in cost.iter_mut().enumerate().skip(1) {
             let piece = &data[..class_length(b)];
-            let calls = (BATCH / (piece.len() + 32)).clamp(1, 256);
             for (i, slot) in row.iter_mut().enumerate() {
                 if !present[i] || (Some(i) == table && b > TABLE_TIMED) {
                     continue;
                 }
+                let batch = if Some(i) == table { TABLE_BATCH } else { BATCH };
+                let calls = (batch / (piece.len() + 32)).clamp(MIN_CALLS, MAX_CALLS);
                 let t = Instant::now();
                 for _ in 0..calls {
                     run(i, black_box(piece));
