@@ -429,7 +429,10 @@ pub(crate) mod x86 {
     /// the page before, which may be unmapped, the bytes go through a
     /// zeroed buffer instead: AMD Zen cores take an assist of about a
     /// thousand cycles to suppress a masked-out fault (measured on Zen 5),
-    /// at every call on an input at the start of a mapping.
+    /// at every call on an input at the start of a mapping. The buffer is
+    /// filled by a masked load and a store, not by a copy: a call to
+    /// `memcpy` would make every call of the kernels save and restore the
+    /// registers it needs kept.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
     pub(crate) fn padded_first(first: &[u8], pad: usize) -> __m512i {
@@ -441,9 +444,16 @@ pub(crate) mod x86 {
             // (AVX-512 masked loads suppress masked-out elements).
             unsafe { _mm512_maskz_loadu_epi8(!0 << pad, first.as_ptr().wrapping_sub(pad).cast()) }
         } else {
-            let mut buf = [0u8; 64];
-            buf[pad..].copy_from_slice(first);
-            // SAFETY: `buf` is 64 readable bytes; the load is unaligned.
+            // SAFETY: the mask enables the first `64 - pad` bytes, which
+            // are `first`; the masked-out rest lies less than 128 bytes
+            // into `first`'s page (`first` starts fewer than `pad` bytes
+            // into it), so in that mapped page: no fault to suppress.
+            let v = unsafe { _mm512_maskz_loadu_epi8(!0 >> pad, first.as_ptr().cast()) };
+            let mut buf = [0u8; 128];
+            // SAFETY: `buf[pad..pad + 64]` is in `buf`; the store is
+            // unaligned. It leaves `buf[..pad]` zero and `first` after it.
+            unsafe { _mm512_storeu_si512(buf.as_mut_ptr().add(pad).cast(), v) };
+            // SAFETY: `buf` is 128 readable bytes; the load is unaligned.
             unsafe { _mm512_loadu_si512(buf.as_ptr().cast()) }
         }
     }

@@ -235,8 +235,9 @@ mod x86 {
     /// bytes on, the bytes past the last multiple of 64 in memory (fewer
     /// than 64) run as a `crc32` chain after the rest (split loads cost
     /// about 5% from L1 and L2 on Intel Xeon; below that the chain's
-    /// latency costs more).
-    #[inline]
+    /// latency costs more). Out of line: its call of [`folded`] before
+    /// the chain would have every call of [`update`] save registers.
+    #[inline(never)]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,sse4.2,pclmulqdq")]
     fn aligned(crc: u32, data: &[u8]) -> u32 {
         let t = (data.as_ptr() as usize).wrapping_add(data.len()) % 64;
