@@ -105,8 +105,32 @@ pub trait Kernel: Copy {
 /// A kernel's `update` as a plain function pointer (see
 /// [`Kernel::entry`]). Made only by a kernel token, so holding one proves
 /// the CPU features its function needs, as the token does.
+///
+/// The function has the C calling convention, which cannot unwind: a call
+/// of one needs no landing pad, so that a C entry point (which aborts on
+/// an unwinding panic) can end in a jump to it rather than a call, with no
+/// stack frame of its own. A panic in a kernel, a bug (none panics on any
+/// input), aborts the process.
 #[derive(Clone, Copy)]
-pub struct Entry(unsafe fn(u32, &[u8]) -> u32);
+pub struct Entry(unsafe extern "C" fn(u32, *const u8, usize) -> u32);
+
+/// The [`Entry`] of a kernel function `fn(u32, &[u8]) -> u32`: a shim
+/// with the C calling convention and the function's target features (so
+/// that the function inlines into it), made in the module that has the
+/// token.
+macro_rules! entry {
+    ($(#[$feature:meta])* $f:path) => {{
+        $(#[$feature])*
+        unsafe extern "C" fn entry(crc: u32, ptr: *const u8, len: usize) -> u32 {
+            // SAFETY: called only by `Entry::update`, with the pointer and
+            // length of a slice.
+            let data = unsafe { core::slice::from_raw_parts(ptr, len) };
+            $f(crc, data)
+        }
+        $crate::crc32c::Entry(entry)
+    }};
+}
+pub(crate) use entry;
 
 impl Entry {
     /// Advances the raw CRC register `crc` over `data`.
@@ -114,8 +138,8 @@ impl Entry {
     pub fn update(self, crc: u32, data: &[u8]) -> u32 {
         // SAFETY: an `Entry` is made only by `Kernel::entry` of a token,
         // whose detection proved the features the function needs (or from
-        // a function that needs none).
-        unsafe { (self.0)(crc, data) }
+        // a function that needs none), and `data` is a slice.
+        unsafe { (self.0)(crc, data.as_ptr(), data.len()) }
     }
 }
 

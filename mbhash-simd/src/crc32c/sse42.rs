@@ -95,7 +95,10 @@ impl Kernel for Sse42 {
         #[cfg(target_arch = "x86_64")]
         {
             let _ = max_len;
-            super::Entry(x86::update)
+            super::entry!(
+                #[target_feature(enable = "sse4.2,pclmulqdq")]
+                x86::update
+            )
         }
         #[cfg(not(target_arch = "x86_64"))]
         {

@@ -26,7 +26,7 @@ impl Kernel for Table {
     }
 
     fn entry(self, _max_len: usize) -> super::Entry {
-        super::Entry(update)
+        super::entry!(update)
     }
 }
 

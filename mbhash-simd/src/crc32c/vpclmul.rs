@@ -155,9 +155,15 @@ impl Kernel for Vpclmul {
             // Inputs that are all shorter than THRESHOLD run the chain
             // directly.
             if max_len < THRESHOLD {
-                return super::Entry(super::sse42::x86::single);
+                return super::entry!(
+                    #[target_feature(enable = "sse4.2")]
+                    super::sse42::x86::single
+                );
             }
-            super::Entry(x86::update)
+            super::entry!(
+                #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,sse4.2,pclmulqdq")]
+                x86::update
+            )
         }
         #[cfg(not(target_arch = "x86_64"))]
         {

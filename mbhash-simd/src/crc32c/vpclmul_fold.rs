@@ -115,7 +115,10 @@ impl Kernel for VpclmulFold {
         #[cfg(target_arch = "x86_64")]
         {
             let _ = max_len;
-            super::Entry(x86::update)
+            super::entry!(
+                #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,sse4.2,pclmulqdq")]
+                x86::update
+            )
         }
         #[cfg(not(target_arch = "x86_64"))]
         {

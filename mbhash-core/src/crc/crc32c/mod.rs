@@ -406,11 +406,16 @@ fn update(crc: u32, data: &[u8]) -> u32 {
 
 /// [`update`] before the engine is chosen: the choice and the update out
 /// of line, so that the usual path keeps no argument live across a call
-/// and needs no saved registers.
+/// and needs no saved registers. With the C calling convention, as the
+/// kernels' entries have, which cannot unwind: a C entry point (which
+/// aborts on an unwinding panic) then reaches either by a jump, with no
+/// stack frame of its own. (Only Rust calls it; nothing in it panics but a
+/// bug, which aborts.)
 #[cfg(feature = "std")]
 #[cold]
 #[inline(never)]
-fn update_first(crc: u32, data: &[u8]) -> u32 {
+#[allow(improper_ctypes_definitions)]
+extern "C" fn update_first(crc: u32, data: &[u8]) -> u32 {
     choose().update(crc, data)
 }
 
