@@ -428,21 +428,5 @@ impl std::io::Write for Crc {
     }
 }
 
-impl Variant {
-    /// The CRC of `data`, as [`checksum`] of [`Variant::spec`].
-    #[inline]
-    pub fn checksum(self, data: &[u8]) -> u64 {
-        let spec = self.spec();
-        spec.finish_register(self.update_register(spec.init_register(), data))
-    }
-
-    /// Continues a CRC of the variant, as [`append`] of its spec.
-    #[inline]
-    pub fn append(self, crc: u64, data: &[u8]) -> u64 {
-        let spec = self.spec();
-        spec.finish_register(self.update_register(spec.register_of(crc), data))
-    }
-}
-
 #[cfg(test)]
 mod tests;

@@ -82,6 +82,43 @@ macro_rules! variants {
                     ),)*
                 }
             }
+
+            /// The CRC of `data`, as [`super::checksum`] of the spec. Each
+            /// arm is specialised for its variant, as in
+            /// [`Variant::update_register`], seed and finish included: a
+            /// variant known only at run time (`mbh_crc`, the command
+            /// line) costs one jump on it.
+            #[inline(always)]
+            pub fn checksum(self, data: &[u8]) -> u64 {
+                match self {
+                    $(Variant::$variant => {
+                        let spec = &$konst;
+                        spec.finish_register(super::update_register_of(
+                            spec,
+                            named_consts($width, $poly, $refin),
+                            spec.init_register(),
+                            data,
+                        ))
+                    })*
+                }
+            }
+
+            /// Continues a CRC of the variant, as [`super::append`] of its
+            /// spec (specialised per arm, as [`Variant::checksum`]).
+            #[inline]
+            pub fn append(self, crc: u64, data: &[u8]) -> u64 {
+                match self {
+                    $(Variant::$variant => {
+                        let spec = &$konst;
+                        spec.finish_register(super::update_register_of(
+                            spec,
+                            named_consts($width, $poly, $refin),
+                            spec.register_of(crc),
+                            data,
+                        ))
+                    })*
+                }
+            }
         }
     };
 }

@@ -226,6 +226,15 @@ mod x86 {
             };
             return narrow::reduce::<REFL>(c, collapse(z));
         }
+        ragged::<REFL, LONG>(c, reg, data)
+    }
+
+    /// [`body`] for a length that is not a multiple of 64, out of line:
+    /// it needs more registers than a call may use unsaved, which inlined
+    /// would have every call save and restore, whole vectors too.
+    #[inline(never)]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vl,vpclmulqdq,pclmulqdq,sse4.1,ssse3")]
+    fn ragged<const REFL: bool, const LONG: bool>(c: &Consts, reg: u64, data: &[u8]) -> u64 {
         let t = data.len() % 16;
         let rest = &data[..data.len() - t];
         // Lanes in front of the first whole vector: 0 to 3.
