@@ -13,6 +13,7 @@ use std::fs::{File, Metadata, OpenOptions};
 use std::io;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -30,9 +31,18 @@ const MAX_BUDGET: u64 = 1 << 16;
 const GIVE_UP: Duration = Duration::from_secs(60);
 
 /// Descriptors the readers may hold open, shared by them.
+///
+/// The count is an atomic, so that taking and giving back a descriptor
+/// costs no lock and no system call (a reader of small files does both for
+/// every file); the lock and the condition variable are only for those that
+/// wait, who say so in `waiting`, and a give-back wakes them only when there
+/// are some.
 #[derive(Debug)]
 pub struct Budget {
-    free: Mutex<u64>,
+    free: AtomicU64,
+    /// Threads in [`Budget::take`] or [`Budget::wait_freed`].
+    waiting: AtomicUsize,
+    lock: Mutex<()>,
     freed: Condvar,
 }
 
@@ -40,7 +50,9 @@ impl Budget {
     /// A budget of `n` descriptors (at least 1).
     pub fn new(n: u64) -> Arc<Budget> {
         Arc::new(Budget {
-            free: Mutex::new(n.max(1)),
+            free: AtomicU64::new(n.max(1)),
+            waiting: AtomicUsize::new(0),
+            lock: Mutex::new(()),
             freed: Condvar::new(),
         })
     }
@@ -56,28 +68,42 @@ impl Budget {
 
     /// Takes a descriptor if one is free.
     pub fn try_take(self: &Arc<Self>) -> Option<Permit> {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        if *free == 0 {
-            return None;
-        }
-        *free -= 1;
-        Some(Permit(self.clone()))
+        // SeqCst: this load of the count pairs with `Permit::drop`'s load
+        // of `waiting` (see `take`).
+        self.free
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+            .ok()
+            .map(|_| Permit(self.clone()))
     }
 
     /// Takes a descriptor, waiting for one to be freed.
     pub fn take(self: &Arc<Self>) -> Permit {
-        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        while *free == 0 {
-            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        if let Some(p) = self.try_take() {
+            return p;
         }
-        *free -= 1;
-        Permit(self.clone())
+        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        // No wake-up is lost: this thread counts itself as waiting before it
+        // looks at the count again, and a give-back adds to the count before
+        // it looks at `waiting` (all SeqCst), so either the look below sees
+        // the descriptor or the give-back sees this thread and notifies it
+        // under the lock, which this thread holds until it waits.
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        let permit = loop {
+            if let Some(p) = self.try_take() {
+                break p;
+            }
+            guard = self.freed.wait(guard).unwrap_or_else(|e| e.into_inner());
+        };
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        permit
     }
 
     /// Waits until a descriptor of ours is freed, at most `d`.
     fn wait_freed(&self, d: Duration) {
-        let free = self.free.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = self.freed.wait_timeout(free, d);
+        let guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        let _ = self.freed.wait_timeout(guard, d);
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -94,9 +120,14 @@ pub struct Permit(Arc<Budget>);
 
 impl Drop for Permit {
     fn drop(&mut self) {
-        let mut free = self.0.free.lock().unwrap_or_else(|e| e.into_inner());
-        *free += 1;
-        self.0.freed.notify_one();
+        let budget = &self.0;
+        budget.free.fetch_add(1, Ordering::SeqCst);
+        if budget.waiting.load(Ordering::SeqCst) > 0 {
+            // Under the lock: a waiter between its count and its wait holds
+            // it. All of them: `take` and `wait_freed` wait on one variable.
+            let _guard = budget.lock.lock().unwrap_or_else(|e| e.into_inner());
+            budget.freed.notify_all();
+        }
     }
 }
 

@@ -351,6 +351,53 @@ fn a_small_budget_loses_no_file() {
     ));
 }
 
+/// Threads that wait for a descriptor are woken by every give-back that
+/// frees one: eight threads share a budget of 2 through many rounds of
+/// take and give back, never hold more than 2 at once, and all finish
+/// within a minute (a lost wake-up leaves one waiting for ever: the test
+/// fails instead of hanging).
+#[test]
+fn waiters_for_a_descriptor_are_woken() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let budget = Budget::new(2);
+    let held = Arc::new(AtomicUsize::new(0));
+    let most = Arc::new(AtomicUsize::new(0));
+    let (done, finished) = std::sync::mpsc::channel();
+    for _ in 0..8 {
+        let (budget, held, most, done) = (budget.clone(), held.clone(), most.clone(), done.clone());
+        std::thread::spawn(move || {
+            for round in 0..2000 {
+                let permit = budget.take();
+                let now = held.fetch_add(1, Ordering::SeqCst) + 1;
+                most.fetch_max(now, Ordering::SeqCst);
+                if round % 64 == 0 {
+                    std::thread::yield_now();
+                }
+                held.fetch_sub(1, Ordering::SeqCst);
+                drop(permit);
+            }
+            done.send(()).unwrap();
+        });
+    }
+    for _ in 0..8 {
+        finished
+            .recv_timeout(Duration::from_secs(60))
+            .expect("a thread still waits for a descriptor: a wake-up was lost");
+    }
+    assert_eq!(
+        most.load(Ordering::SeqCst),
+        2,
+        "at most the budget, and all of it"
+    );
+    let all = [budget.try_take(), budget.try_take()];
+    assert!(
+        all.iter().all(Option::is_some),
+        "every descriptor given back"
+    );
+    assert!(budget.try_take().is_none(), "and no more");
+}
+
 /// A regular file is read blocking (its open's `O_NONBLOCK` cleared, and
 /// no other status flag set); a FIFO stays non-blocking, to be polled.
 #[test]
