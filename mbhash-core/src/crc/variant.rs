@@ -90,30 +90,27 @@ macro_rules! variants {
             /// line) costs one jump on it.
             #[inline(always)]
             pub fn checksum(self, data: &[u8]) -> u64 {
-                match self {
-                    $(Variant::$variant => {
-                        let spec = &$konst;
-                        spec.finish_register(super::update_register_of(
-                            spec,
-                            named_consts($width, $poly, $refin),
-                            spec.init_register(),
-                            data,
-                        ))
-                    })*
-                }
+                self.finish_from(CrcSpec::init_register, data)
             }
 
             /// Continues a CRC of the variant, as [`super::append`] of its
             /// spec (specialised per arm, as [`Variant::checksum`]).
             #[inline]
             pub fn append(self, crc: u64, data: &[u8]) -> u64 {
+                self.finish_from(|spec| spec.register_of(crc), data)
+            }
+
+            /// The finished CRC of `data` from the register `start` gives
+            /// for the variant's spec, in one arm per variant.
+            #[inline(always)]
+            fn finish_from(self, start: impl Fn(&CrcSpec) -> u64, data: &[u8]) -> u64 {
                 match self {
                     $(Variant::$variant => {
                         let spec = &$konst;
                         spec.finish_register(super::update_register_of(
                             spec,
                             named_consts($width, $poly, $refin),
-                            spec.register_of(crc),
+                            start(spec),
                             data,
                         ))
                     })*
