@@ -27,53 +27,47 @@ target=${CARGO_TARGET_DIR:-$root/target}
 cargo build --quiet --release -p mbhash-cli --manifest-path "$root/Cargo.toml"
 mbhash=$target/release/mbhash
 
+# make_files DIR SEED BLOB DIRS FILES MIN MAX SUFFIX NUMBERED: DIRS
+# directories of FILES files each, of MIN to MAX bytes, cut from BLOB bytes
+# of seeded noise: deterministic sizes and contents. NUMBERED (1) starts each
+# file with its directory's and its own number, so that no two are alike.
+make_files() {
+    rm -rf "$1"
+    mkdir -p "$1"
+    perl -e '
+        my ($dir, $seed, $bloblen, $dirs, $files, $min, $max, $suffix, $numbered) = @ARGV;
+        srand($seed);
+        my $blob = join "", map { chr(int(rand(256))) } 1 .. $bloblen;
+        my $dw = length($dirs - 1);
+        my $fw = length($files - 1);
+        for my $d (0 .. $dirs - 1) {
+            my $sub = sprintf("%s/d%0*d", $dir, $dw, $d);
+            mkdir $sub or die "mkdir: $!";
+            for my $f (0 .. $files - 1) {
+                my $size = $min + int(rand($max - $min + 1));
+                my $off = int(rand($bloblen - $size));
+                my $head = $numbered ? pack("NN", $d, $f) : "";
+                my $path = sprintf("%s/f%0*d%s", $sub, $fw, $f, $suffix);
+                open(my $fh, ">", $path) or die "$path: $!";
+                binmode $fh;
+                print $fh $head, substr($blob, $off, $size - length($head));
+                close $fh;
+            }
+        }' "$@"
+}
+
 mkdir -p "$work"
 tree=$work/tree
 big=$work/big.bin
 if [ ! -f "$work/tree.complete" ]; then
     echo "making $tree: 20000 files of 1-64 KiB" >&2
-    rm -rf "$tree"
-    mkdir -p "$tree"
-    # Deterministic sizes and contents; 100 directories of 200 files.
-    perl -e '
-        my ($dir) = @ARGV;
-        srand(42);
-        my $blob = join "", map { chr(int(rand(256))) } 1 .. (1 << 17);
-        for my $d (0 .. 99) {
-            mkdir sprintf("%s/d%02d", $dir, $d) or die "mkdir: $!";
-            for my $f (0 .. 199) {
-                my $size = 1024 + int(rand(63 * 1024 + 1));
-                my $off = int(rand((1 << 17) - $size));
-                my $path = sprintf("%s/d%02d/f%03d.bin", $dir, $d, $f);
-                open(my $fh, ">", $path) or die "$path: $!";
-                binmode $fh;
-                print $fh substr($blob, $off, $size);
-                close $fh;
-            }
-        }' "$tree"
+    make_files "$tree" 42 $((1 << 17)) 100 200 1024 $((64 << 10)) .bin 0
     touch "$work/tree.complete"
 fi
 small=$work/small
 if [ ! -f "$work/small.complete" ]; then
     echo "making $small: 1,000,000 files of 100-1000 bytes" >&2
-    rm -rf "$small"
-    mkdir -p "$small"
-    # 1000 directories of 1000 files.
-    perl -e '
-        my ($dir) = @ARGV;
-        srand(7);
-        my $blob = join "", map { chr(int(rand(256))) } 1 .. 4096;
-        for my $d (0 .. 999) {
-            mkdir sprintf("%s/d%03d", $dir, $d) or die "mkdir: $!";
-            for my $f (0 .. 999) {
-                my $size = 100 + int(rand(901));
-                my $path = sprintf("%s/d%03d/f%03d", $dir, $d, $f);
-                open(my $fh, ">", $path) or die "$path: $!";
-                binmode $fh;
-                print $fh pack("NN", $d, $f), substr($blob, int(rand(4096 - $size)), $size - 8);
-                close $fh;
-            }
-        }' "$small"
+    make_files "$small" 7 4096 1000 1000 100 1000 "" 1
     (cd "$small" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum > "$work/small.sha256")
     touch "$work/small.complete"
 fi
