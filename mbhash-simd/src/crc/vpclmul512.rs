@@ -31,6 +31,10 @@ const PREFETCH: usize = 3 * 64 * ACCS;
 /// on Intel Xeon).
 const PREFETCH_MIN: usize = 32 << 10;
 
+/// Copies shorter than this are one copy and then the checksum, even on
+/// [`Vpclmul512::update_copy`]: one pass needs two groups of the main loop.
+pub const COPY_MIN: usize = 2 * 64 * ACCS;
+
 /// Shorter inputs run the 128-bit kernel. From one vector on this one
 /// measured faster (64 bytes: one load, one fold of three lanes onto the
 /// fourth, against three dependent 16-byte folds).
@@ -319,9 +323,11 @@ mod x86 {
     fn run_copy<const REFL: bool>(c: &Consts, reg: u64, dst: &mut [u8], src: &[u8]) -> u64 {
         const GROUP: usize = 64 * ACCS;
         let body = src.len() / GROUP * GROUP;
-        if body < 2 * GROUP {
+        if body < super::COPY_MIN {
+            // The checksum from the source: not waiting on the copy's
+            // stores.
             dst.copy_from_slice(src);
-            return run::<REFL>(c, reg, dst);
+            return run::<REFL>(c, reg, src);
         }
         let (src_body, src_rest) = src.split_at(body);
         let (dst_body, dst_rest) = dst.split_at_mut(body);
@@ -353,7 +359,7 @@ mod x86 {
         let z = end(c, acc[ACCS - 1], z);
         let reg = narrow::reduce::<REFL>(c, collapse(z));
         dst_rest.copy_from_slice(src_rest);
-        run::<REFL>(c, reg, dst_rest)
+        run::<REFL>(c, reg, src_rest)
     }
 
     /// The last vector `last`, with every lane but its last multiplied
