@@ -143,7 +143,7 @@ const COPY_CHUNK: usize = 4096;
 /// inserted while data moves). Where the engine for this length is
 /// `vpclmul512`, in one pass (each vector stored as it is loaded for
 /// folding); else a chunk at a time, so that the checksum reads each chunk
-/// from the first-level cache where the copy left it.
+/// of the source from the first-level cache, where the copy brought it.
 ///
 /// # Panics
 /// If `dst` and `src` differ in length (as `copy_from_slice`).
