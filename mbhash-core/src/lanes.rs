@@ -181,7 +181,8 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
     }
 
     /// One round over the busy lanes (at least two): the shortest job's
-    /// block count in every lane, one engine call; returns the lanes whose
+    /// block count in every lane, on the engine's narrow kernels lane by
+    /// lane or in one call of a wide one; returns the lanes whose
     /// job is done. The engine sees as many lanes as it has (or up to the
     /// highest busy one), not the whole set: a 4-lane engine under a set of
     /// 8 fills and runs 4.
@@ -192,15 +193,20 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
         jobs: &mut [Option<J>],
         busy: u32,
     ) -> u32 {
+        let blocks_of = |i: usize| jobs[i].as_ref().map_or(&[][..], |j| j.blocks());
+        let n = lanes_of(busy)
+            .map(|i| blocks_of(i).len())
+            .min()
+            .unwrap_or(0);
+        // Lanes that run one by one, or a few per call, need no array of
+        // every lane's blocks.
+        if engine.compress_sparse(states, |i| &blocks_of(i)[..n], busy) {
+            return Self::advance_all(jobs, busy, n);
+        }
+        debug_assert!(n > 0, "busy lanes that are not done have blocks");
         // The blocks' array (of the set's size) lives in this block: the
         // jobs it borrows are advanced after it.
-        let n = {
-            let blocks_of = |i: usize| jobs[i].as_ref().map_or(&[][..], |j| j.blocks());
-            let n = lanes_of(busy)
-                .map(|i| blocks_of(i).len())
-                .min()
-                .unwrap_or(0);
-            debug_assert!(n > 0, "busy lanes that are not done have blocks");
+        {
             // Every lane starts with the filler and the busy ones get their
             // own blocks: no branch per lane on whether it is busy.
             let filler = &blocks_of(busy.trailing_zeros() as usize)[..n];
@@ -214,8 +220,14 @@ impl<F: Family, J: LaneJob<F>, L: LaneCount<F, J>> LaneSet<F, J, L> {
                 .max(32 - busy.leading_zeros() as usize)
                 .min(L::N);
             engine.compress_lanes(&mut states[..width], &blocks[..width], busy);
-            n
-        };
+        }
+        Self::advance_all(jobs, busy, n)
+    }
+
+    /// Moves every busy lane's job past `n` blocks; returns the lanes whose
+    /// job is done.
+    #[inline]
+    fn advance_all(jobs: &mut [Option<J>], busy: u32, n: usize) -> u32 {
         let mut done = 0;
         for i in lanes_of(busy) {
             if jobs[i].as_mut().is_some_and(|j| j.advance(n)) {

@@ -450,58 +450,89 @@ impl<K: Kernels> Engine<K> {
                     }
                 }
             }
-            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 => {
-                let split = self.plan.narrow_split(busy.count_ones()).0;
-                let mut lanes = crate::alg::lanes_of(busy);
-                // Up to N busy lanes per call: N of them run in place; where
-                // fewer are left, the first one's state is copied into the
-                // missing places and the results are copied back.
-                macro_rules! narrow {
-                    ($n:literal, $run:ident) => {{
-                        let idx: [Option<usize>; $n] = core::array::from_fn(|_| lanes.next());
-                        let first = idx[0].expect("a narrow call has a busy lane");
-                        let lane = idx.map(|i| i.unwrap_or(first));
-                        let blocks = lane.map(|i| blocks[i]);
-                        if idx[$n - 1].is_some() {
-                            let states = states
-                                .get_disjoint_mut(lane)
-                                .expect("distinct busy lanes of the slice");
-                            k.$run(states, blocks);
-                        } else {
-                            let mut tmp = lane.map(|i| states[i]);
-                            let mut it = tmp.iter_mut();
-                            k.$run(
-                                core::array::from_fn(|_| it.next().expect("n states")),
-                                blocks,
-                            );
-                            for (i, s) in idx.iter().zip(tmp) {
-                                if let Some(i) = *i {
-                                    states[i] = s;
-                                }
-                            }
-                        }
-                    }};
-                }
-                for _ in 0..split.x4 {
-                    narrow!(4, run_x4);
-                }
-                for _ in 0..split.x2 {
-                    narrow!(2, run_x2);
-                }
-                for i in lanes.take(split.x1 as usize) {
-                    k.run_one(Step::Narrow1, &mut states[i], blocks[i]);
-                }
-            }
-            Step::Scalar => {
-                for i in (0..lanes).filter(|i| busy & (1 << i) != 0) {
-                    k.run_one(Step::Scalar, &mut states[i], blocks[i]);
-                }
+            Step::Narrow1 | Step::Narrow2 | Step::Narrow4 | Step::Scalar => {
+                self.run_lanewise(step, states, |i| blocks[i], busy);
             }
         }
     }
 }
 
 impl<K: Kernels> Engine<K> {
+    /// Runs the busy lanes on a lane-by-lane step (narrow calls of up to
+    /// four independent streams, or the scalar kernel per lane), lane `i`
+    /// over `blocks_of(i)` (the same number of blocks in every busy lane).
+    /// Only busy lanes are read or written, so `states` may be the whole
+    /// set and no array of every lane's blocks is built.
+    #[inline]
+    fn run_lanewise<'b>(
+        &self,
+        step: Step,
+        states: &mut [<K::Family as Family>::State],
+        blocks_of: impl Fn(usize) -> &'b [<K::Family as Family>::Block],
+        busy: u32,
+    ) {
+        let k = &self.kernels;
+        if step == Step::Scalar {
+            for i in crate::alg::lanes_of(busy) {
+                k.run_one(Step::Scalar, &mut states[i], blocks_of(i));
+            }
+            return;
+        }
+        let split = self.plan.narrow_calls(busy.count_ones());
+        if split.x2 == 1 && split.x4 == 0 && split.x1 == 0 && busy.count_ones() == 2 {
+            // Two lanes on the two-stream kernel, the common round of a few
+            // short jobs on SHA-NI: straight to it.
+            let (a, b) = (
+                busy.trailing_zeros() as usize,
+                31 - busy.leading_zeros() as usize,
+            );
+            let [sa, sb] = states
+                .get_disjoint_mut([a, b])
+                .expect("two distinct busy lanes of the slice");
+            k.run_x2([sa, sb], [blocks_of(a), blocks_of(b)]);
+            return;
+        }
+        let mut lanes = crate::alg::lanes_of(busy);
+        // Up to N busy lanes per call: N of them run in place; where
+        // fewer are left, the first one's state is copied into the
+        // missing places and the results are copied back.
+        macro_rules! narrow {
+            ($n:literal, $run:ident) => {{
+                let idx: [Option<usize>; $n] = core::array::from_fn(|_| lanes.next());
+                let first = idx[0].expect("a narrow call has a busy lane");
+                let lane = idx.map(|i| i.unwrap_or(first));
+                let blocks = lane.map(&blocks_of);
+                if idx[$n - 1].is_some() {
+                    let states = states
+                        .get_disjoint_mut(lane)
+                        .expect("distinct busy lanes of the slice");
+                    k.$run(states, blocks);
+                } else {
+                    let mut tmp = lane.map(|i| states[i]);
+                    let mut it = tmp.iter_mut();
+                    k.$run(
+                        core::array::from_fn(|_| it.next().expect("n states")),
+                        blocks,
+                    );
+                    for (i, s) in idx.iter().zip(tmp) {
+                        if let Some(i) = *i {
+                            states[i] = s;
+                        }
+                    }
+                }
+            }};
+        }
+        for _ in 0..split.x4 {
+            narrow!(4, run_x4);
+        }
+        for _ in 0..split.x2 {
+            narrow!(2, run_x2);
+        }
+        for i in lanes.take(split.x1 as usize) {
+            k.run_one(Step::Narrow1, &mut states[i], blocks_of(i));
+        }
+    }
+
     /// A group wider than the lanes left (`states`, from the group's
     /// first lane; `busy` from there): run on a copy, the missing lanes
     /// filled with a busy one. Not inlined: its copies (a family's lanes of
@@ -549,6 +580,21 @@ impl<K: Kernels> LaneEngine<K::Family> for Engine<K> {
         if busy != 0 {
             self.run(self.plan.choose(busy), states, blocks, busy);
         }
+    }
+
+    #[inline]
+    fn compress_sparse<'b>(
+        &self,
+        states: &mut [<K::Family as Family>::State],
+        blocks_of: impl Fn(usize) -> &'b [<K::Family as Family>::Block],
+        busy: u32,
+    ) -> bool {
+        let step = self.plan.choose(busy);
+        if matches!(step, Step::Mid | Step::Wide) {
+            return false;
+        }
+        self.run_lanewise(step, states, blocks_of, busy);
+        true
     }
 
     #[inline]

@@ -88,6 +88,25 @@ pub trait LaneEngine<F: Family>: Copy + fmt::Debug + Send + Sync + 'static {
     /// of an idle lane is garbage after the call.
     fn compress_lanes(&self, states: &mut [F::State], blocks: &[&[F::Block]], busy: u32);
 
+    /// Runs the lanes whose bit is set in `busy`, lane `i` over
+    /// `blocks_of(i)` (the same number of blocks in every busy lane), if
+    /// the engine runs them lane by lane (one-stream or few-stream kernels,
+    /// whose calls touch only busy lanes), and returns true; returns false,
+    /// having done nothing, if they take a wide kernel (the caller then
+    /// builds every lane's blocks for [`LaneEngine::compress_lanes`]).
+    /// `states` covers every lane of `busy`. A round of a few short jobs
+    /// on SHA-NI spends a good part of its time on those arrays otherwise.
+    #[inline]
+    fn compress_sparse<'b>(
+        &self,
+        states: &mut [F::State],
+        blocks_of: impl Fn(usize) -> &'b [F::Block],
+        busy: u32,
+    ) -> bool {
+        let _ = (states, blocks_of, busy);
+        false
+    }
+
     /// Runs a single stream.
     fn compress_one(&self, state: &mut F::State, blocks: &[F::Block]);
 

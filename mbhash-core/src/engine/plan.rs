@@ -173,6 +173,20 @@ impl Plan {
         }
     }
 
+    /// The calls of [`Plan::narrow_split`] without their cost: what a round
+    /// that has chosen a narrow step runs (a table read, no arithmetic).
+    #[inline]
+    pub fn narrow_calls(&self, k: u32) -> NarrowSplit {
+        match self.narrow.get(k as usize) {
+            Some(&[x4, x2, x1]) => NarrowSplit {
+                x4: x4.into(),
+                x2: x2.into(),
+                x1: x1.into(),
+            },
+            None => self.compute_narrow_split(k).0,
+        }
+    }
+
     /// The cost of the narrow calls of `split`. A step used zero times
     /// costs nothing, even if not allowed.
     #[inline]
@@ -302,6 +316,7 @@ mod tests {
         for k in 1..=16 {
             let (s, cost) = plan.narrow_split(k);
             assert!(4 * s.x4 + 2 * s.x2 + s.x1 >= k, "{k}: {s:?}");
+            assert_eq!(plan.narrow_calls(k), s, "{k}");
             assert!(cost.is_finite());
         }
         // 3 lanes: one x4 call with a dummy (1.8) beats x2 + x1 (2.3).
