@@ -290,10 +290,14 @@ pub(crate) unsafe fn write_out<T>(out: *mut T, value: T) {
 /// If `len > 0`, `ptr` points to `len` readable bytes that stay valid and
 /// unmodified for `'a`.
 pub(crate) unsafe fn bytes<'a>(ptr: *const u8, len: usize) -> Result<&'a [u8], mbh_result> {
-    if len == 0 {
-        return Ok(&[]);
+    // NULL first, then the length: a valid buffer passes two tests.
+    if ptr.is_null() {
+        return if len == 0 {
+            Ok(&[])
+        } else {
+            Err(mbh_result::MBH_NULL_ARGUMENT)
+        };
     }
-    non_null(ptr)?;
     if len > isize::MAX as usize {
         return Err(mbh_result::MBH_LENGTH_OVERFLOW);
     }

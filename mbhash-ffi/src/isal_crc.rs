@@ -47,11 +47,12 @@ fn or_abort<T>(f: impl FnOnce() -> T) -> T {
 /// # Safety
 /// A non-NULL `ptr` is readable for `len` bytes, unchanged during the call.
 unsafe fn buffer<'a>(ptr: *const u8, len: u64) -> Option<&'a [u8]> {
-    if len == 0 {
-        return Some(&[]);
-    }
-    if ptr.is_null() || len > isize::MAX as u64 {
+    // The length first, then NULL: a valid buffer passes two tests.
+    if len > isize::MAX as u64 {
         return None;
+    }
+    if ptr.is_null() {
+        return if len == 0 { Some(&[]) } else { None };
     }
     // SAFETY: non-NULL, at most isize::MAX bytes, readable (the caller's
     // contract).
