@@ -432,13 +432,14 @@ pub(crate) mod x86 {
     /// The first vector of an input: `pad` zero bytes (1 to 63), then
     /// `first` (`64 - pad` bytes). A masked load from `pad` bytes before
     /// `first` where those bytes are in `first`'s page; where they are in
-    /// the page before, which may be unmapped, the bytes go through a
-    /// zeroed buffer instead: AMD Zen cores take an assist of about a
-    /// thousand cycles to suppress a masked-out fault (measured on Zen 5),
-    /// at every call on an input at the start of a mapping. The buffer is
-    /// filled by a masked load and a store, not by a copy: a call to
-    /// `memcpy` would make every call of the kernels save and restore the
-    /// registers it needs kept.
+    /// the page before, which may be unmapped, a masked load of `first`
+    /// from its own address, moved up by `pad` bytes in the register: AMD
+    /// Zen cores take an assist of about a thousand cycles to suppress a
+    /// masked-out fault (measured on Zen 5), at every call on an input at
+    /// the start of a mapping. Not through a buffer on the stack: a 64-byte
+    /// load of a store it only partly overlaps cannot be forwarded, and
+    /// waited for the store, 20-25 ns a call (Intel Xeon, 200 bytes at the
+    /// start of a page).
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw,avx512vl")]
     pub(crate) fn padded_first(first: &[u8], pad: usize) -> __m512i {
@@ -455,13 +456,35 @@ pub(crate) mod x86 {
             // into `first`'s page (`first` starts fewer than `pad` bytes
             // into it), so in that mapped page: no fault to suppress.
             let v = unsafe { _mm512_maskz_loadu_epi8(!0 >> pad, first.as_ptr().cast()) };
-            let mut buf = [0u8; 128];
-            // SAFETY: `buf[pad..pad + 64]` is in `buf`; the store is
-            // unaligned. It leaves `buf[..pad]` zero and `first` after it.
-            unsafe { _mm512_storeu_si512(buf.as_mut_ptr().add(pad).cast(), v) };
-            // SAFETY: `buf` is 128 readable bytes; the load is unaligned.
-            unsafe { _mm512_loadu_si512(buf.as_ptr().cast()) }
+            bytes_up(v, pad)
         }
+    }
+
+    /// `v` moved up by `pad` bytes (0 to 63) across the whole vector, zeros
+    /// below: byte `i` of the result is byte `i - pad` of `v`. AVX-512BW
+    /// permutes 16-bit words, so an odd `pad` is two word moves, `pad / 2`
+    /// and one more, whose bytes interleave: each word of the result is
+    /// the low byte of the first's word (moved to the high byte) and the
+    /// high byte of the second's.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    fn bytes_up(v: __m512i, pad: usize) -> __m512i {
+        debug_assert!(pad < 64);
+        let w = pad / 2;
+        // Word `j` of the index is `j - w` (the permute reads its low five
+        // bits; the words below `w` are masked out).
+        let iota = _mm512_set_epi16(
+            31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10,
+            9, 8, 7, 6, 5, 4, 3, 2, 1, 0,
+        );
+        let idx = _mm512_sub_epi16(iota, _mm512_set1_epi16(w as i16));
+        let a = _mm512_maskz_permutexvar_epi16((!0u64 << w) as u32, idx, v);
+        if pad.is_multiple_of(2) {
+            return a;
+        }
+        let idx = _mm512_sub_epi16(idx, _mm512_set1_epi16(1));
+        let b = _mm512_maskz_permutexvar_epi16((!0u64 << (w + 1)) as u32, idx, v);
+        _mm512_or_si512(_mm512_slli_epi16::<8>(a), _mm512_srli_epi16::<8>(b))
     }
 
     /// Folding only (any non-empty input). The vectors are counted from
