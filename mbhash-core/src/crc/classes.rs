@@ -39,27 +39,35 @@ pub(crate) const fn class_length(b: usize) -> usize {
 /// rather than measured at length (which would take milliseconds).
 pub(crate) const TABLE_TIMED: usize = 12;
 
-/// Microseconds of untimed warm-up before a first measurement (see
+/// Microseconds of untimed warm-up before the first measurement (see
 /// [`measure`]).
-pub(crate) const WARM_UP_US: u128 = 600;
+const WARM_UP_US: u128 = 600;
 
 /// Nanoseconds per call of each of `K` kernels per timed class (infinite
 /// where a kernel is absent).
 pub(crate) type Costs<const K: usize> = [[f64; K]; TIMED_CLASSES + 1];
 
-/// Times `K` kernels on one length per size class: the minimum over a few
-/// rounds of a batch of calls that lasts about a microsecond (the minimum,
-/// so that a round disturbed by another thread does not count), the
-/// kernels interleaved within each round, after `warm_up_us` microseconds
-/// of warm-up. `present[i]` says whether kernel `i` runs here, `table`
-/// which one is the table kernel (timed up to [`TABLE_TIMED`] and scaled
-/// beyond); `run(i, data)` runs kernel `i` once.
-pub(crate) fn measure<const K: usize>(
+/// Times `K` kernels in each of `V` variants (a CRC's orientations, say) on
+/// one length per size class: the minimum over a few rounds of a batch of
+/// calls that lasts about a microsecond (the minimum, so that a round
+/// disturbed by another thread does not count), the kernels interleaved
+/// within each round, after an untimed warm-up. `present[i]` says whether
+/// kernel `i` runs here, `table` which one is the table kernel (timed up to
+/// [`TABLE_TIMED`] and scaled beyond); `run(v, i, data)` runs kernel `i` of
+/// variant `v` once.
+///
+/// The variants are swept in order and the first is swept again last, each
+/// kernel keeping its lower cost: the first sweep can run while the core
+/// still powers its 512-bit units up, or while the host takes the CPU as a
+/// whole, and a kernel timed slow in every round of it then loses classes
+/// it wins (Intel Xeon under KVM: CRC-64 `vpclmul512` not reflected read
+/// 96 ns at 4 KiB in one process, 65 in the next, and `auto` ran
+/// `vpclmul256` from 2 KiB on in about 1 process in 8).
+pub(crate) fn measure<const K: usize, const V: usize>(
     present: [bool; K],
     table: Option<usize>,
-    warm_up_us: u128,
-    mut run: impl FnMut(usize, &[u8]),
-) -> Costs<K> {
+    mut run: impl FnMut(usize, usize, &[u8]),
+) -> [Costs<K>; V] {
     use std::hint::black_box;
     use std::time::Instant;
     const ROUNDS: usize = 5;
@@ -77,7 +85,7 @@ pub(crate) fn measure<const K: usize>(
     const MIN_CALLS: usize = 4;
     const MAX_CALLS: usize = 256;
 
-    let mut cost = [[f64::INFINITY; K]; TIMED_CLASSES + 1];
+    let mut cost = [[[f64::INFINITY; K]; TIMED_CLASSES + 1]; V];
     let mut data = vec![0u8; class_length(TIMED_CLASSES)];
     let mut x = 0x9e37_79b9_u32;
     for b in data.iter_mut() {
@@ -92,33 +100,39 @@ pub(crate) fn measure<const K: usize>(
     // then, the AVX-512 kernels lose classes they win. So each kernel first
     // runs for about that long, untimed.
     let warm = Instant::now();
-    while warm.elapsed().as_micros() < warm_up_us {
-        for i in (0..K).filter(|&i| present[i] && Some(i) != table) {
-            run(i, black_box(&data[..data.len().min(4096)]));
+    while warm.elapsed().as_micros() < WARM_UP_US {
+        for v in 0..V {
+            for i in (0..K).filter(|&i| present[i] && Some(i) != table) {
+                run(v, i, black_box(&data[..data.len().min(4096)]));
+            }
         }
     }
-    for _ in 0..ROUNDS {
-        for (b, row) in cost.iter_mut().enumerate().skip(1) {
-            let piece = &data[..class_length(b)];
-            for (i, slot) in row.iter_mut().enumerate() {
-                if !present[i] || (Some(i) == table && b > TABLE_TIMED) {
-                    continue;
+    for v in (0..V).chain(0..V.min(1)) {
+        for _ in 0..ROUNDS {
+            for (b, row) in cost[v].iter_mut().enumerate().skip(1) {
+                let piece = &data[..class_length(b)];
+                for (i, slot) in row.iter_mut().enumerate() {
+                    if !present[i] || (Some(i) == table && b > TABLE_TIMED) {
+                        continue;
+                    }
+                    let batch = if Some(i) == table { TABLE_BATCH } else { BATCH };
+                    let calls = (batch / (piece.len() + 32)).clamp(MIN_CALLS, MAX_CALLS);
+                    let t = Instant::now();
+                    for _ in 0..calls {
+                        run(v, i, black_box(piece));
+                    }
+                    let ns = t.elapsed().as_nanos() as f64 / calls as f64;
+                    *slot = slot.min(ns);
                 }
-                let batch = if Some(i) == table { TABLE_BATCH } else { BATCH };
-                let calls = (batch / (piece.len() + 32)).clamp(MIN_CALLS, MAX_CALLS);
-                let t = Instant::now();
-                for _ in 0..calls {
-                    run(i, black_box(piece));
-                }
-                let ns = t.elapsed().as_nanos() as f64 / calls as f64;
-                *slot = slot.min(ns);
             }
         }
     }
     if let Some(t) = table {
-        for b in TABLE_TIMED + 1..=TIMED_CLASSES {
-            let scale = class_length(b) as f64 / class_length(TABLE_TIMED) as f64;
-            cost[b][t] = cost[TABLE_TIMED][t] * scale;
+        for variant in cost.iter_mut() {
+            for b in TABLE_TIMED + 1..=TIMED_CLASSES {
+                let scale = class_length(b) as f64 / class_length(TABLE_TIMED) as f64;
+                variant[b][t] = variant[TABLE_TIMED][t] * scale;
+            }
         }
     }
     cost

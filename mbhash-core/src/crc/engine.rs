@@ -3,7 +3,7 @@
 
 #[cfg(feature = "std")]
 use super::classes::{
-    CLASSES, Costs, TIMED_CLASSES, WARM_UP_US, cheapest, class, class_length, class_max, measure,
+    CLASSES, Costs, TIMED_CLASSES, cheapest, class, class_length, class_max, measure,
 };
 use super::spec::CrcSpec;
 use super::variant::CRC32_ISCSI;
@@ -609,30 +609,13 @@ fn calibrate() -> (Selected, AutoChoices) {
         .iter()
         .position(|&k| k == CrcEngine::Table);
     let mut by_class = [[Entry::TABLE; CLASSES]; 2];
-    let mut cost = [[[f64::INFINITY; 4]; TIMED_CLASSES + 1]; 2];
     let mut choice = [[CrcEngine::Table; TIMED_CLASSES + 1]; 2];
     let orientations = [CRC64_ECMA_182, CRC64_NVME].map(|s| super::consts(&s).expect("named"));
-    // Not reflected, reflected, then not reflected again, keeping each
-    // kernel's lower cost: the first pass can run while the core still
-    // powers its 512-bit units up, or while the host takes the CPU, and a
-    // kernel timed slow then loses classes it wins (Intel Xeon under KVM:
-    // `vpclmul512` not reflected read 96 ns at 4 KiB in one process, 65 in
-    // the next, and `auto` ran `vpclmul256` from 2 KiB on).
-    for (pass, o) in [0, 1, 0].into_iter().enumerate() {
-        let c = orientations[o];
-        // Later passes run right after the first: warm already.
-        let warm_up = if pass == 0 { WARM_UP_US } else { 0 };
-        let timed = measure(entries.map(|e| e.is_some()), table, warm_up, |i, data| {
-            if let Some(e) = entries[i] {
-                black_box(e.update(c, 0, data));
-            }
-        });
-        for (row, new) in cost[o].iter_mut().zip(timed.iter()) {
-            for (slot, t) in row.iter_mut().zip(new.iter()) {
-                *slot = slot.min(*t);
-            }
+    let cost: [Costs<4>; 2] = measure(entries.map(|e| e.is_some()), table, |o, i, data| {
+        if let Some(e) = entries[i] {
+            black_box(e.update(orientations[o], 0, data));
         }
-    }
+    });
     for o in 0..2 {
         let picked = cheapest(&cost[o], table.unwrap_or(0));
         // The chosen kernels' entries for this orientation alone.

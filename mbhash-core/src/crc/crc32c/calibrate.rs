@@ -3,9 +3,7 @@
 
 use super::Crc32cEngine;
 use super::kernel::{One, Selected};
-use crate::crc::classes::{
-    CLASSES, TIMED_CLASSES, WARM_UP_US, cheapest, class, class_length, measure,
-};
+use crate::crc::classes::{CLASSES, TIMED_CLASSES, cheapest, class, class_length, measure};
 use crate::race::Race;
 use mbhash_simd::crc32c::Table;
 
@@ -70,16 +68,11 @@ fn calibrate() -> (Selected, AutoChoices) {
     let table = Crc32cEngine::KERNELS
         .iter()
         .position(|&k| k == Crc32cEngine::Table);
-    let cost = measure(
-        kernels.map(|k| k.is_some()),
-        table,
-        WARM_UP_US,
-        |i, data| {
-            if let Some(k) = kernels[i] {
-                black_box(k.update(0, data));
-            }
-        },
-    );
+    let [cost] = measure(kernels.map(|k| k.is_some()), table, |_, i, data| {
+        if let Some(k) = kernels[i] {
+            black_box(k.update(0, data));
+        }
+    });
     let table_kernel = One::Table(Table);
     let picked = cheapest(&cost, table.unwrap_or(0)).map(|i| kernels[i].unwrap_or(table_kernel));
     let mut by_class = [picked[TIMED_CLASSES]; CLASSES];
