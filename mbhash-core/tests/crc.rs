@@ -574,21 +574,49 @@ fn copy_and_checksum() {
     let mut rng = Rng::new(0x25_0007);
     let src = rng.bytes(20_000);
     for s in all_specs() {
-        for len in [0, 1, 100, 4095, 4096, 4097, 20_000] {
+        // Around the one-pass kernel's shortest length too, and from an
+        // odd address.
+        let min = mbhash_simd::crc::vpclmul512::COPY_MIN;
+        for len in [
+            0,
+            1,
+            55,
+            64,
+            100,
+            min - 1,
+            min,
+            min + 1,
+            4095,
+            4096,
+            4097,
+            19_999,
+        ] {
+            let from = &src[1..=len];
+            let want = reference(&s, from);
             let mut dst = vec![0u8; len];
-            let reg = crc::update_register_copy(&s, s.init_register(), &mut dst, &src[..len]);
-            assert_eq!(dst, &src[..len]);
-            assert_eq!(
-                s.finish_register(reg),
-                reference(&s, &src[..len]),
-                "{} {len}",
-                s.name
-            );
-            let mut c = Crc::new(&s);
-            let mut dst2 = vec![0u8; len];
-            c.update_copy(&mut dst2, &src[..len]);
-            assert_eq!(dst2, dst);
-            assert_eq!(c.finalize(), s.finish_register(reg));
+            let reg = crc::update_register_copy(&s, s.init_register(), &mut dst, from);
+            assert_eq!(dst, from);
+            assert_eq!(s.finish_register(reg), want, "{} {len}", s.name);
+            if let Some(v) = crc::Variant::of(&s) {
+                let mut dst = vec![0u8; len];
+                let reg = v.update_register_copy(s.init_register(), &mut dst, from);
+                assert_eq!(dst, from, "{v:?} {len}");
+                assert_eq!(s.finish_register(reg), want, "{v:?} {len}");
+            }
+            // On every engine, each CRC its own.
+            for e in engines() {
+                let mut c = Crc::with_engine(&s, e).unwrap();
+                let mut dst2 = vec![0u8; len];
+                c.update(&src[..1]);
+                c.update_copy(&mut dst2, from);
+                assert_eq!(dst2, dst);
+                assert_eq!(
+                    c.finalize(),
+                    reference(&s, &src[..=len]),
+                    "{} {e} {len}",
+                    s.name
+                );
+            }
         }
     }
     let unequal = std::panic::catch_unwind(|| {

@@ -244,11 +244,7 @@ unsafe fn t10dif_copy(run: Run, seed: u16, dst: *mut u8, src: *const u8, len: u6
     let overlap = s < d.wrapping_add(n) && d < s.wrapping_add(n);
     or_abort(|| {
         let v = Variant::Crc16T10Dif;
-        // Short copies too: below the length of a one-pass copy the core's
-        // copying checksum is a copy and then the checksum all the same,
-        // which the variant's own entry runs with less around it (64 B:
-        // 21 to 9.5 ns a call on Intel Xeon).
-        if overlap || n < mbhash_simd::crc::vpclmul512::COPY_MIN {
+        if overlap {
             // SAFETY: `src` is readable for `n` bytes (the caller's
             // contract); no reference to `dst` exists meanwhile.
             let value = isal(v, Seed::Raw, run, u64::from(seed), unsafe {
@@ -269,10 +265,11 @@ unsafe fn t10dif_copy(run: Run, seed: u16, dst: *mut u8, src: *const u8, len: u6
         };
         let spec = v.spec();
         let reg = match run {
-            // The core's checksum while copying (one pass where it runs
-            // the 512-bit kernel). The register of CRC-16/T10-DIF is the
-            // CRC itself, as `Seed::Raw` takes it.
-            Run::Configured => crc::update_register_copy(spec, u64::from(seed), to, from),
+            // The core's checksum while copying, the variant's own (a copy
+            // and the variant's checksum when short, one pass where it
+            // runs the 512-bit kernel). The register of CRC-16/T10-DIF is
+            // the CRC itself, as `Seed::Raw` takes it.
+            Run::Configured => v.update_register_copy(u64::from(seed), to, from),
             // The table engine, a piece at a time: the copy reads each
             // piece from the first-level cache where the checksum left it.
             Run::Table => {

@@ -144,20 +144,42 @@ const COPY_CHUNK: usize = 4096;
 /// `vpclmul512`, in one pass (each vector stored as it is loaded for
 /// folding); else a chunk at a time, so that the checksum reads each chunk
 /// of the source from the first-level cache, where the copy brought it.
+/// A named CRC's [`Variant::update_register_copy`] does the same with its
+/// constants known.
 ///
 /// # Panics
 /// If `dst` and `src` differ in length (as `copy_from_slice`).
 pub fn update_register_copy(spec: &CrcSpec, reg: u64, dst: &mut [u8], src: &[u8]) -> u64 {
+    copy_on(
+        spec,
+        consts(spec),
+        &CrcKernel::for_spec(spec),
+        reg,
+        dst,
+        src,
+    )
+}
+
+/// [`update_register_copy`] on `kernel`, with the spec's constants
+/// `consts` (from [`consts`]).
+fn copy_on(
+    spec: &CrcSpec,
+    consts: Option<&'static Consts>,
+    kernel: &CrcKernel,
+    reg: u64,
+    dst: &mut [u8],
+    src: &[u8],
+) -> u64 {
     assert_eq!(
         dst.len(),
         src.len(),
         "update_register_copy: destination and source lengths differ"
     );
     let mut reg = reg & spec.mask();
-    let kernel = CrcKernel::for_spec(spec);
-    let consts = consts(spec);
-    // One pass where the CPU has the 512-bit kernel and `auto` would run it.
-    if let (Some(c), Some(k)) = (consts, mbhash_simd::crc::Vpclmul512::new())
+    // One pass where the CPU has the 512-bit kernel and `kernel` would run
+    // it at this length (never below the one-pass kernel's shortest).
+    if src.len() >= mbhash_simd::crc::vpclmul512::COPY_MIN
+        && let (Some(c), Some(k)) = (consts, mbhash_simd::crc::Vpclmul512::new())
         && kernel.runs_vpclmul512(c, src.len())
     {
         return c.from_normalised(k.update_copy(c, c.to_normalised(reg), dst, src));
@@ -391,7 +413,15 @@ impl Crc {
     /// # Panics
     /// If `dst` and `src` differ in length.
     pub fn update_copy(&mut self, dst: &mut [u8], src: &[u8]) {
-        let reg = update_register_copy(&self.spec, self.register(), dst, src);
+        // On this CRC's own kernel (the engine it was made with).
+        let reg = copy_on(
+            &self.spec,
+            self.consts,
+            &self.kernel,
+            self.register(),
+            dst,
+            src,
+        );
         self.set_register(reg);
     }
 

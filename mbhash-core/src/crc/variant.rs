@@ -225,6 +225,24 @@ impl Variant {
         })
     }
 
+    /// Copies `src` into `dst` and advances the raw register `reg` over the
+    /// bytes, as [`super::update_register_copy`] of the spec. Below the
+    /// one-pass kernel's shortest length a copy and then
+    /// [`Variant::update_register`], with no look-up of the spec's
+    /// constants or engine (CRC-16/T10-DIF inserted per 512 B sector).
+    ///
+    /// # Panics
+    /// If `dst` and `src` differ in length (as `copy_from_slice`).
+    #[inline]
+    pub fn update_register_copy(self, reg: u64, dst: &mut [u8], src: &[u8]) -> u64 {
+        if src.len() < mbhash_simd::crc::vpclmul512::COPY_MIN {
+            dst.copy_from_slice(src);
+            // From the source, which the copy only read.
+            return self.update_register(reg, src) & self.spec().mask();
+        }
+        super::update_register_copy(self.spec(), reg, dst, src)
+    }
+
     /// The named CRC with the same parameters as `spec` (whatever its name).
     pub fn of(spec: &CrcSpec) -> Option<Variant> {
         Variant::ALL
