@@ -25,7 +25,7 @@
 
 use core::ffi::{c_int, c_uint};
 
-use mbhash_core::crc::{self, CrcEngine, CrcKernel, Variant};
+use mbhash_core::crc::{self, Crc, CrcEngine, CrcKernel, Variant};
 
 /// Runs `f`; a panic in it (a bug in mbhash: nothing here panics on any
 /// input) aborts the process after the panic hook has printed it. These
@@ -227,10 +227,6 @@ pub unsafe extern "C" fn crc32_iscsi_base(buffer: *mut u8, len: c_int, crc_init:
     }
 }
 
-/// Bytes checksummed and then copied at a time by `crc16_t10dif_copy_base`:
-/// the chunk is still in the first-level cache when it is copied.
-const COPY_CHUNK: usize = 8 * 1024;
-
 /// The body of `crc16_t10dif_copy` and its base form.
 ///
 /// # Safety
@@ -270,18 +266,14 @@ unsafe fn t10dif_copy(run: Run, seed: u16, dst: *mut u8, src: *const u8, len: u6
             // runs the 512-bit kernel). The register of CRC-16/T10-DIF is
             // the CRC itself, as `Seed::Raw` takes it.
             Run::Configured => v.update_register_copy(u64::from(seed), to, from),
-            // The table engine, a piece at a time: the copy reads each
-            // piece from the first-level cache where the checksum left it.
+            // The core's checksum while copying, on the table engine (a
+            // piece at a time, each read from the first-level cache).
             Run::Table => {
-                let kernel = CrcKernel::new_for(spec, CrcEngine::Table)
-                    .unwrap_or_else(|_| CrcKernel::for_spec(spec));
-                let consts = v.consts();
-                let mut reg = u64::from(seed);
-                for (f, t) in from.chunks(COPY_CHUNK).zip(to.chunks_mut(COPY_CHUNK)) {
-                    reg = kernel.update_register(consts, reg, f);
-                    t.copy_from_slice(f);
-                }
-                reg
+                let mut c =
+                    Crc::with_engine(spec, CrcEngine::Table).unwrap_or_else(|_| Crc::new(spec));
+                c.set_register(u64::from(seed));
+                c.update_copy(to, from);
+                c.register()
             }
         };
         (reg & spec.mask()) as u16
