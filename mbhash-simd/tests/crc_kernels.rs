@@ -322,7 +322,23 @@ fn vpclmul512_copy_kernel() {
     rng.fill(&mut src);
     for &(width, poly, refin) in SPECS {
         let c = Consts::new(width, poly, refin);
-        for len in [0, 100, 1023, 1024, 1025, 1536, 4096, 4097, 65_536 + 17] {
+        // Either side of the one-pass kernel's shortest body and of a
+        // whole group past it, too.
+        let min = mbhash_simd::crc::vpclmul512::COPY_MIN;
+        for len in [
+            0,
+            100,
+            1023,
+            1024,
+            1025,
+            1536,
+            min - 1,
+            min,
+            min + 1,
+            min + 511,
+            min + 512,
+            65_536 + 17,
+        ] {
             let off = rng.below(16);
             let s = &src[off..off + len];
             let mut dst = vec![0u8; len + 1];
