@@ -227,10 +227,14 @@ pub unsafe extern "C" fn crc32_iscsi_base(buffer: *mut u8, len: c_int, crc_init:
     }
 }
 
-/// The body of `crc16_t10dif_copy` and its base form.
+/// The body of `crc16_t10dif_copy` and its base form, inlined into each:
+/// the usual call (the configured engine, disjoint buffers) straight to
+/// the core's copying checksum, anything else in one out-of-line call, so
+/// that the usual one keeps no stack frame for the others.
 ///
 /// # Safety
 /// As for [`crc16_t10dif_copy`].
+#[inline(always)]
 unsafe fn t10dif_copy(run: Run, seed: u16, dst: *mut u8, src: *const u8, len: u64) -> u16 {
     if len == 0 || dst.is_null() || src.is_null() || len > isize::MAX as u64 {
         return seed;
@@ -238,6 +242,40 @@ unsafe fn t10dif_copy(run: Run, seed: u16, dst: *mut u8, src: *const u8, len: u6
     let n = len as usize;
     let (s, d) = (src as usize, dst as usize);
     let overlap = s < d.wrapping_add(n) && d < s.wrapping_add(n);
+    if overlap || matches!(run, Run::Table) {
+        // SAFETY: forwarded contract; `n` is `len`, at most isize::MAX.
+        return unsafe { t10dif_copy_other(run, seed, dst, src, n, overlap) };
+    }
+    // SAFETY: disjoint (checked), readable and writable for `n` bytes
+    // (the caller's contract).
+    let (from, to) = unsafe {
+        (
+            core::slice::from_raw_parts(src, n),
+            core::slice::from_raw_parts_mut(dst, n),
+        )
+    };
+    let v = Variant::Crc16T10Dif;
+    // The core's checksum while copying, the variant's own (a copy and
+    // the variant's checksum when short, one pass where it runs the
+    // 512-bit kernel). The register of CRC-16/T10-DIF is the CRC itself,
+    // as `Seed::Raw` takes it.
+    or_abort(|| (v.update_register_copy(u64::from(seed), to, from) & v.spec().mask()) as u16)
+}
+
+/// [`t10dif_copy`] for overlapping buffers (either engine) or, for the
+/// base form, disjoint ones: `n` bytes, none of the pointers NULL.
+///
+/// # Safety
+/// As for [`crc16_t10dif_copy`], with `n` at most `isize::MAX`.
+#[inline(never)]
+unsafe fn t10dif_copy_other(
+    run: Run,
+    seed: u16,
+    dst: *mut u8,
+    src: *const u8,
+    n: usize,
+    overlap: bool,
+) -> u16 {
     or_abort(|| {
         let v = Variant::Crc16T10Dif;
         if overlap {
@@ -251,8 +289,8 @@ unsafe fn t10dif_copy(run: Run, seed: u16, dst: *mut u8, src: *const u8, len: u6
             unsafe { core::ptr::copy(src, dst, n) };
             return value;
         }
-        // SAFETY: disjoint (checked), readable and writable for `n` bytes
-        // (the caller's contract).
+        // SAFETY: disjoint (checked by the caller), readable and writable
+        // for `n` bytes (the caller's contract).
         let (from, to) = unsafe {
             (
                 core::slice::from_raw_parts(src, n),
@@ -260,23 +298,14 @@ unsafe fn t10dif_copy(run: Run, seed: u16, dst: *mut u8, src: *const u8, len: u6
             )
         };
         let spec = v.spec();
-        let reg = match run {
-            // The core's checksum while copying, the variant's own (a copy
-            // and the variant's checksum when short, one pass where it
-            // runs the 512-bit kernel). The register of CRC-16/T10-DIF is
-            // the CRC itself, as `Seed::Raw` takes it.
-            Run::Configured => v.update_register_copy(u64::from(seed), to, from),
-            // The core's checksum while copying, on the table engine (a
-            // piece at a time, each read from the first-level cache).
-            Run::Table => {
-                let mut c =
-                    Crc::with_engine(spec, CrcEngine::Table).unwrap_or_else(|_| Crc::new(spec));
-                c.set_register(u64::from(seed));
-                c.update_copy(to, from);
-                c.register()
-            }
-        };
-        (reg & spec.mask()) as u16
+        // Disjoint buffers come here from the base form only: the core's
+        // checksum while copying on the table engine (a piece at a time,
+        // each read from the first-level cache).
+        debug_assert!(matches!(run, Run::Table));
+        let mut c = Crc::with_engine(spec, CrcEngine::Table).unwrap_or_else(|_| Crc::new(spec));
+        c.set_register(u64::from(seed));
+        c.update_copy(to, from);
+        (c.register() & spec.mask()) as u16
     })
 }
 

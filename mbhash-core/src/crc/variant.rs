@@ -70,8 +70,10 @@ macro_rules! variants {
             /// arm is that function specialised for the variant (its
             /// constants, width and reflection known at compile time), so
             /// a caller that names the variant pays for no look-up of
-            /// constants and no test of the spec's parameters.
-            #[inline]
+            /// constants and no test of the spec's parameters (always
+            /// inlined, as [`Variant::checksum`]: a constant variant then
+            /// leaves its arm alone).
+            #[inline(always)]
             pub fn update_register(self, reg: u64, data: &[u8]) -> u64 {
                 match self {
                     $(Variant::$variant => super::update_register_of(
